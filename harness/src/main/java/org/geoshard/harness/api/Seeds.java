@@ -1,0 +1,48 @@
+package org.geoshard.harness.api;
+
+import java.util.Properties;
+import java.util.SplittableRandom;
+import org.geoshard.harness.run.RunSettings;
+
+/**
+ * Derives every random stream of a run from the one {@code seed} property, so that the same seed
+ * gives the same choices in every thread. Streams are told apart by a purpose and an index.
+ */
+public final class Seeds {
+  private Seeds() {
+  }
+
+  /** The run's seed: the {@code seed} property, or {@link RunSettings#DEFAULT_SEED}. */
+  public static long runSeed(Properties properties) {
+    String value = properties.getProperty(RunSettings.SEED);
+    if (value == null || value.isBlank()) {
+      return RunSettings.DEFAULT_SEED;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Property 'seed' must be a whole number, but is '" + value + "'.", e);
+    }
+  }
+
+  /** A seed for one purpose and index, well mixed so that neighbouring indexes are unrelated. */
+  public static long derive(long seed, String purpose, long index) {
+    long h = mix(seed ^ 0x9E3779B97F4A7C15L);
+    for (int i = 0; i < purpose.length(); i++) {
+      h = mix(h ^ purpose.charAt(i));
+    }
+    return mix(h ^ mix(index + 0x632BE59BD9B4E019L));
+  }
+
+  /** The random stream of one thread of a workload. */
+  public static SplittableRandom forThread(Properties properties, String purpose, int threadId) {
+    return new SplittableRandom(derive(runSeed(properties), purpose, threadId));
+  }
+
+  /** SplitMix64's finaliser (Steele, Lea and Flood), a bijection that mixes all bits. */
+  public static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

@@ -1,0 +1,121 @@
+package org.geoshard.harness.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.binding.NoopDB;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.output.Formats;
+import org.geoshard.harness.run.Phase;
+import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.Runner;
+import org.geoshard.harness.run.StartFailedException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import site.ycsb.workloads.CoreWorkload;
+
+/**
+ * {@code bin/ycsb bench}: how many operations per second the harness itself sustains, with the
+ * {@code noop} binding and YCSB's CoreWorkload read-only (workloadc), measured and unmeasured.
+ * The client must never be the bottleneck of a cluster benchmark.
+ */
+@Command(header = "Measures the harness's own overhead (noop binding, read-only mix).",
+    name = "bench", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
+    description = {"Measures the harness's own overhead: noop binding, CoreWorkload read-only (workloadc),",
+        "once with per-operation measurement (measurementtype=hdrhistogram) and once without (none).", ""})
+public final class BenchCommand implements Callable<Integer> {
+  @Option(names = "-threads", paramLabel = "N", description = "Client threads (default ${DEFAULT-VALUE}).")
+  int threads = 4;
+
+  @Option(names = "-seconds", paramLabel = "S", description = "Seconds per measured run (default ${DEFAULT-VALUE}).")
+  int seconds = 10;
+
+  @Option(names = "-warmup", paramLabel = "S", description = "Seconds of unrecorded warm-up first (default ${DEFAULT-VALUE}).")
+  int warmup = 3;
+
+  private final PrintStream out;
+
+  public BenchCommand() {
+    this(System.out);
+  }
+
+  BenchCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() throws IOException, ConfigException, StartFailedException {
+    if (threads < 1 || seconds < 1 || warmup < 0) {
+      throw new ConfigException("bench: -threads and -seconds must be at least 1 and -warmup at least 0.");
+    }
+    Path scratch = Files.createTempDirectory("geoshard-bench");
+    try {
+      if (warmup > 0) {
+        runOnce(scratch.resolve("warmup"), false, warmup);
+      }
+      RunResult measured = runOnce(scratch.resolve("measured"), true, seconds);
+      RunResult unmeasured = runOnce(scratch.resolve("unmeasured"), false, seconds);
+      out.printf("harness overhead: noop binding, CoreWorkload read-only (workloadc), %d threads, %d s per run,"
+          + " %d cores, Java %s%n", threads, seconds, Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.version"));
+      out.printf("%-26s %16s %16s%n", "measurementtype", "operations", "ops/s");
+      print("hdrhistogram", measured);
+      print("none", unmeasured);
+      out.printf("measurement costs %s%% of the unmeasured rate; READ p50 %d us, p99 %d us (measured run)%n",
+          Formats.decimal(100.0 * (1 - measured.throughput() / unmeasured.throughput()), 1),
+          measured.perOperation().get("READ").p50Us(), measured.perOperation().get("READ").p99Us());
+      return measured.hasFailures() || unmeasured.hasFailures() ? ExitCodes.FAILED : ExitCodes.OK;
+    } finally {
+      deleteRecursively(scratch);
+    }
+  }
+
+  private void print(String type, RunResult result) {
+    out.printf("%-26s %16s %16s%n", type, Formats.grouped(result.operations()), Formats.grouped(Math.round(result.throughput())));
+  }
+
+  private RunResult runOnce(Path folder, boolean measured, int runSeconds)
+      throws ConfigException, StartFailedException, IOException {
+    Properties properties = workloadc();
+    properties.setProperty(RunSettings.THREAD_COUNT, Integer.toString(threads));
+    properties.setProperty(RunSettings.MAX_EXECUTION_TIME, Integer.toString(runSeconds));
+    properties.setProperty(RunSettings.MEASUREMENT_TYPE, measured ? "hdrhistogram" : "none");
+    properties.setProperty(RunSettings.STATUS_INTERVAL, "0");
+    properties.setProperty(RunSettings.RESULTS_DIR, folder.toString());
+    RunSettings settings = RunSettings.fromProperties(Phase.RUN, properties, "bench");
+    return new Runner(settings, properties, new Binding("noop", NoopDB.class), folder).execute();
+  }
+
+  /** YCSB's workloadc: read only, zipfian requests over 1,000,000 records of 10 fields. */
+  static Properties workloadc() {
+    Properties p = new Properties();
+    p.setProperty(RunSettings.WORKLOAD, CoreWorkload.class.getName());
+    p.setProperty("recordcount", "1000000");
+    p.setProperty("operationcount", "0");
+    p.setProperty("readallfields", "true");
+    p.setProperty("readproportion", "1");
+    p.setProperty("updateproportion", "0");
+    p.setProperty("scanproportion", "0");
+    p.setProperty("insertproportion", "0");
+    p.setProperty("requestdistribution", "zipfian");
+    return p;
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    List<Path> paths = new ArrayList<>();
+    try (var walk = Files.walk(root)) {
+      walk.forEach(paths::add);
+    }
+    for (int i = paths.size() - 1; i >= 0; i--) {
+      Files.deleteIfExists(paths.get(i));
+    }
+  }
+
+}

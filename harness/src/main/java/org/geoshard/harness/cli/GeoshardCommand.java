@@ -1,0 +1,11 @@
+package org.geoshard.harness.cli;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A subcommand of {@code bin/ycsb} contributed by another module (e.g. {@code geo-dataset}), found
+ * with {@link java.util.ServiceLoader}. Implementations are picocli {@code @Command}s whose
+ * {@code call()} returns one of {@link ExitCodes}.
+ */
+public interface GeoshardCommand extends Callable<Integer> {
+}

@@ -1,0 +1,20 @@
+package org.geoshard.harness.config;
+
+import java.util.Set;
+import org.geoshard.harness.run.RunSettings;
+
+/** The property names the harness reads, and the prefixes it owns. */
+public final class HarnessProperties implements PropertyCatalog {
+  @Override
+  public Set<String> prefixes() {
+    return Set.of("results.", "stats.", "ramp.", "sla.", "status.");
+  }
+
+  @Override
+  public Set<String> names() {
+    return Set.of(RunSettings.WORKLOAD, RunSettings.THREAD_COUNT, RunSettings.OPERATION_COUNT,
+        RunSettings.RECORD_COUNT, RunSettings.INSERT_START, RunSettings.INSERT_COUNT, RunSettings.TARGET,
+        RunSettings.MAX_EXECUTION_TIME, RunSettings.MEASUREMENT_TYPE, RunSettings.MEASUREMENT_INTERVAL,
+        RunSettings.STATUS_INTERVAL, RunSettings.SEED, RunSettings.RESULTS_DIR, RunSettings.RESULTS_LABEL);
+  }
+}

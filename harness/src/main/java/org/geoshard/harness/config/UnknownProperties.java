@@ -1,0 +1,69 @@
+package org.geoshard.harness.config;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Finds properties under an owned prefix that no module reads, and suggests the name meant. */
+public final class UnknownProperties {
+  private final Set<String> prefixes = new HashSet<>();
+  private final Set<String> names = new HashSet<>();
+
+  public UnknownProperties(Iterable<PropertyCatalog> catalogs) {
+    for (PropertyCatalog catalog : catalogs) {
+      prefixes.addAll(catalog.prefixes());
+      names.addAll(catalog.names());
+    }
+  }
+
+  /** Uses every catalog on the class path. */
+  public static UnknownProperties fromClassPath() {
+    return new UnknownProperties(ServiceLoader.load(PropertyCatalog.class));
+  }
+
+  /** One sentence per unknown property, sorted by name. */
+  public List<String> problems(Properties properties) {
+    List<String> problems = new ArrayList<>();
+    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+      if (names.contains(name) || prefixes.stream().noneMatch(name::startsWith)) {
+        continue;
+      }
+      String suggestion = closest(name);
+      problems.add("Property '" + name + "' is unknown"
+          + (suggestion == null ? "." : "; did you mean '" + suggestion + "'?"));
+    }
+    return problems;
+  }
+
+  private String closest(String name) {
+    return names.stream()
+        .filter(candidate -> editDistance(name, candidate) <= Math.max(2, name.length() / 4))
+        .min(Comparator.comparingInt((String candidate) -> editDistance(name, candidate))
+            .thenComparing(Comparator.naturalOrder()))
+        .orElse(null);
+  }
+
+  static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}

@@ -1,0 +1,75 @@
+package org.geoshard.harness.output;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import org.geoshard.harness.config.ConfigException;
+
+/**
+ * The folder one load or run writes, the only interface between measuring and analysing:
+ * {@code run.json}, {@code timeseries.csv}, one {@code .hlog} per operation, {@code summary.json},
+ * {@code summary.txt}.
+ */
+public final class RunFolder {
+  public static final String RUN_JSON = "run.json";
+  public static final String SUMMARY_JSON = "summary.json";
+  public static final String SUMMARY_TXT = "summary.txt";
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final Path path;
+
+  private RunFolder(Path path) {
+    this.path = path;
+  }
+
+  /**
+   * Creates the folder: {@code explicit} if given, else
+   * {@code <root>/<UTC time>-<command>-<binding>-<label>}.
+   *
+   * @throws ConfigException when the folder already holds a run, which would be overwritten
+   */
+  public static RunFolder create(Path explicit, Path root, Instant now, String command, String binding, String label)
+      throws ConfigException, IOException {
+    Path path = explicit != null ? explicit
+        : root.resolve(STAMP.format(now) + "-" + command + "-" + binding + "-" + label);
+    if (Files.exists(path.resolve(RUN_JSON))) {
+      throw new ConfigException("Property 'results.dir': " + path + " already holds a run (" + RUN_JSON
+          + "); choose another folder so that nothing measured is overwritten.");
+    }
+    Files.createDirectories(path);
+    return new RunFolder(path);
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Writes a JSON file atomically (write to a temporary file, then rename). */
+  public void writeJson(String fileName, Object value) throws IOException {
+    Path target = path.resolve(fileName);
+    Path temporary = path.resolve(fileName + ".tmp");
+    JSON.writeValue(temporary.toFile(), value);
+    Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  public void writeText(String fileName, String text) throws IOException {
+    Path target = path.resolve(fileName);
+    Path temporary = path.resolve(fileName + ".tmp");
+    Files.writeString(temporary, text);
+    Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  public static ObjectMapper json() {
+    return JSON;
+  }
+}

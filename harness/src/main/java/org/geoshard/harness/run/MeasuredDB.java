@@ -1,0 +1,204 @@
+package org.geoshard.harness.run;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.function.Supplier;
+import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.measure.Meters;
+import org.geoshard.harness.measure.OperationMeter;
+import org.geoshard.harness.measure.Totals;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * The {@code DB} that one client thread hands to the workload: it times every call to the binding
+ * under the operation's name and gives workloads the binding's contracts (see {@link HarnessDB}).
+ *
+ * <p>One instance per thread, used by that thread only. With {@code measurementtype=none} calls go
+ * straight through, which is how the harness's own overhead is measured.
+ */
+final class MeasuredDB extends DB implements HarnessDB {
+  private final DB binding;
+  private final Meters meters;
+  private final int stripe;
+  private final boolean measured;
+  private final boolean fromIntendedTime;
+  private final ErrorReporter errors;
+  private final OperationMeter read;
+  private final OperationMeter scan;
+  private final OperationMeter update;
+  private final OperationMeter insert;
+  private final OperationMeter delete;
+  /** When the schedule wanted the current operation to start (0 when not throttled). Owner thread only. */
+  private long intendedStartNanos;
+
+  MeasuredDB(DB binding, Meters meters, int threadId, boolean measured, MeasurementInterval interval,
+      ErrorReporter errors) {
+    this.binding = binding;
+    this.meters = meters;
+    this.stripe = threadId;
+    this.measured = measured;
+    this.fromIntendedTime = interval == MeasurementInterval.INTENDED;
+    this.errors = errors;
+    this.read = meters.meter("READ");
+    this.scan = meters.meter("SCAN");
+    this.update = meters.meter("UPDATE");
+    this.insert = meters.meter("INSERT");
+    this.delete = meters.meter("DELETE");
+  }
+
+  DB binding() {
+    return binding;
+  }
+
+  void intendedStart(long nanos) {
+    this.intendedStartNanos = nanos;
+  }
+
+  @Override
+  public void setProperties(Properties p) {
+    binding.setProperties(p);
+  }
+
+  @Override
+  public Properties getProperties() {
+    return binding.getProperties();
+  }
+
+  @Override
+  public void init() throws DBException {
+    binding.init();
+  }
+
+  /** Cleans the binding up (a batching binding flushes here), measured as {@code CLEANUP}. */
+  @Override
+  public void cleanup() throws DBException {
+    long start = System.nanoTime();
+    boolean ok = false;
+    try {
+      binding.cleanup();
+      ok = true;
+    } finally {
+      if (measured) {
+        meters.meter(Totals.CLEANUP).record(stripe, (System.nanoTime() - start) / 1000, ok);
+      }
+    }
+  }
+
+  @Override
+  public <C> Optional<C> contract(Class<C> contract) {
+    return contract.isInstance(binding) ? Optional.of(contract.cast(binding)) : Optional.empty();
+  }
+
+  @Override
+  public Status measure(String operation, Supplier<Status> call) {
+    if (!measured) {
+      return unmeasured(operation, call);
+    }
+    OperationMeter meter = meters.meter(operation);
+    long start = startNanos();
+    Status status;
+    try {
+      status = call.get();
+    } catch (RuntimeException e) {
+      status = failed(operation, e);
+    }
+    finish(meter, start, status);
+    return status;
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = binding.read(table, key, fields, result);
+    } catch (RuntimeException e) {
+      status = failed("READ", e);
+    }
+    finish(read, start, status);
+    return status;
+  }
+
+  @Override
+  public Status scan(String table, String startKey, int count, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = binding.scan(table, startKey, count, fields, result);
+    } catch (RuntimeException e) {
+      status = failed("SCAN", e);
+    }
+    finish(scan, start, status);
+    return status;
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = binding.update(table, key, values);
+    } catch (RuntimeException e) {
+      status = failed("UPDATE", e);
+    }
+    finish(update, start, status);
+    return status;
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = binding.insert(table, key, values);
+    } catch (RuntimeException e) {
+      status = failed("INSERT", e);
+    }
+    finish(insert, start, status);
+    return status;
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = binding.delete(table, key);
+    } catch (RuntimeException e) {
+      status = failed("DELETE", e);
+    }
+    finish(delete, start, status);
+    return status;
+  }
+
+  private Status unmeasured(String operation, Supplier<Status> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      return failed(operation, e);
+    }
+  }
+
+  private long startNanos() {
+    return fromIntendedTime && intendedStartNanos != 0 ? intendedStartNanos : System.nanoTime();
+  }
+
+  private void finish(OperationMeter meter, long startNanos, Status status) {
+    if (measured) {
+      meter.record(stripe, (System.nanoTime() - startNanos) / 1000, status != null && status.isOk());
+    }
+  }
+
+  private Status failed(String operation, RuntimeException e) {
+    errors.operationFailed(operation, e);
+    return Status.ERROR;
+  }
+}

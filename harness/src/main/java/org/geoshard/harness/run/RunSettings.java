@@ -1,0 +1,270 @@
+package org.geoshard.harness.run;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.PropertyReader;
+
+/**
+ * The harness's own settings for one load or run, read from YCSB-style properties with YCSB's names
+ * where YCSB has one. Immutable; {@link #fromProperties} validates every value and reports all
+ * problems at once.
+ */
+public final class RunSettings {
+  public static final String WORKLOAD = "workload";
+  public static final String THREAD_COUNT = "threadcount";
+  public static final String OPERATION_COUNT = "operationcount";
+  public static final String RECORD_COUNT = "recordcount";
+  public static final String INSERT_START = "insertstart";
+  public static final String INSERT_COUNT = "insertcount";
+  public static final String TARGET = "target";
+  public static final String MAX_EXECUTION_TIME = "maxexecutiontime";
+  public static final String MEASUREMENT_TYPE = "measurementtype";
+  public static final String MEASUREMENT_INTERVAL = "measurement.interval";
+  public static final String STATUS_INTERVAL = "status.interval";
+  public static final String SEED = "seed";
+  public static final String RESULTS_DIR = "results.dir";
+  public static final String RESULTS_LABEL = "results.label";
+
+  /** The seed when none is given: runs are reproducible by default. */
+  public static final long DEFAULT_SEED = 1L;
+  public static final int MAX_THREADS = 100_000;
+
+  private final Phase phase;
+  private final String workloadClass;
+  private final int threads;
+  private final long operationCount;
+  private final long recordCount;
+  private final long insertCount;
+  private final double targetOpsPerSecond;
+  private final Duration maxExecutionTime;
+  private final Duration statusInterval;
+  private final boolean measured;
+  private final MeasurementInterval measurementInterval;
+  private final long seed;
+  private final Path resultsDir;
+  private final String label;
+
+  private RunSettings(Builder b) {
+    this.phase = Objects.requireNonNull(b.phase, "phase");
+    this.workloadClass = Objects.requireNonNull(b.workloadClass, "workloadClass");
+    this.threads = b.threads;
+    this.operationCount = b.operationCount;
+    this.recordCount = b.recordCount;
+    this.insertCount = b.insertCount;
+    this.targetOpsPerSecond = b.targetOpsPerSecond;
+    this.maxExecutionTime = Objects.requireNonNull(b.maxExecutionTime, "maxExecutionTime");
+    this.statusInterval = Objects.requireNonNull(b.statusInterval, "statusInterval");
+    this.measured = b.measured;
+    this.measurementInterval = Objects.requireNonNull(b.measurementInterval, "measurementInterval");
+    this.seed = b.seed;
+    this.resultsDir = b.resultsDir;
+    this.label = Objects.requireNonNull(b.label, "label");
+  }
+
+  public static Builder builder(Phase phase, String workloadClass) {
+    return new Builder(phase, workloadClass);
+  }
+
+  /**
+   * Reads and checks the harness's properties.
+   *
+   * @param defaultLabel the label when {@code results.label} is unset (e.g. the workload file's name)
+   */
+  public static RunSettings fromProperties(Phase phase, Properties properties, String defaultLabel) throws ConfigException {
+    PropertyReader in = new PropertyReader(properties);
+    String workload = in.raw(WORKLOAD);
+    if (workload == null) {
+      in.problem("Property 'workload' is not set: give a workload file with -P (for example -P workloads/workloada)"
+          + " or a class with -p workload=<class name>.");
+    }
+    Builder b = new Builder(phase, workload == null ? "" : workload);
+    b.threads = in.intInRange(THREAD_COUNT, 1, 1, MAX_THREADS);
+    b.operationCount = in.longAtLeast(OPERATION_COUNT, 0, 0);
+    b.recordCount = in.longAtLeast(RECORD_COUNT, 0, 0);
+    b.insertCount = in.longAtLeast(INSERT_COUNT, -1, 0);
+    long insertStart = in.longAtLeast(INSERT_START, 0, 0);
+    b.targetOpsPerSecond = in.doubleInRange(TARGET, 0, 0, 1e12);
+    b.maxExecutionTime = in.seconds(MAX_EXECUTION_TIME, Duration.ZERO, 0);
+    b.statusInterval = in.seconds(STATUS_INTERVAL, Duration.ofSeconds(10), 0);
+    String type = in.string(MEASUREMENT_TYPE, "hdrhistogram");
+    if (!type.equals("hdrhistogram") && !type.equals("none")) {
+      in.problem("Property 'measurementtype' must be hdrhistogram or none (geoshard always records"
+          + " HdrHistograms), but is '" + type + "'.");
+    }
+    b.measured = !type.equals("none");
+    b.measurementInterval = in.choice(MEASUREMENT_INTERVAL, MeasurementInterval.OP, MeasurementInterval.class);
+    b.seed = in.longAtLeast(SEED, DEFAULT_SEED, Long.MIN_VALUE);
+    String dir = in.raw(RESULTS_DIR);
+    b.resultsDir = dir == null ? null : Path.of(dir);
+    b.label = sanitizeLabel(in.string(RESULTS_LABEL, defaultLabel));
+
+    if (b.insertCount >= 0 && b.recordCount > 0 && insertStart + b.insertCount > b.recordCount) {
+      in.problem("Properties insertstart (" + insertStart + ") + insertcount (" + b.insertCount
+          + ") exceed recordcount (" + b.recordCount + ").");
+    }
+    if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()) {
+      in.problem("Nothing to run: property 'operationcount' is 0 and 'maxexecutiontime' is not set;"
+          + " set one of them (operationcount=0 with maxexecutiontime runs until the time is up).");
+    }
+    in.throwIfProblems();
+    return b.build();
+  }
+
+  /** Keeps a label usable as part of a folder name. */
+  static String sanitizeLabel(String label) {
+    String clean = label.replaceAll("[^A-Za-z0-9._-]+", "_");
+    return clean.isEmpty() ? "default" : clean;
+  }
+
+  public Phase phase() {
+    return phase;
+  }
+
+  public String workloadClass() {
+    return workloadClass;
+  }
+
+  public int threads() {
+    return threads;
+  }
+
+  /** YCSB's {@code operationcount}; 0 means "until maxexecutiontime" in the run phase. */
+  public long operationCount() {
+    return operationCount;
+  }
+
+  public long recordCount() {
+    return recordCount;
+  }
+
+  /** YCSB's {@code insertcount}, or -1 when unset. */
+  public long insertCount() {
+    return insertCount;
+  }
+
+  /** Offered load over all threads in operations per second; 0 means as fast as possible. */
+  public double targetOpsPerSecond() {
+    return targetOpsPerSecond;
+  }
+
+  /** Zero when the run is not limited in time. */
+  public Duration maxExecutionTime() {
+    return maxExecutionTime;
+  }
+
+  /** Zero when no status lines are wanted. */
+  public Duration statusInterval() {
+    return statusInterval;
+  }
+
+  /** False with {@code measurementtype=none}: operations run unmeasured (to gauge the harness). */
+  public boolean measured() {
+    return measured;
+  }
+
+  public MeasurementInterval measurementInterval() {
+    return measurementInterval;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** The run folder asked for, or null for the default location. */
+  public Path resultsDir() {
+    return resultsDir;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /**
+   * How many operations the phase performs over all threads, 0 meaning "until stopped by time".
+   * A load inserts {@code insertcount} records if set, else {@code recordcount} (YCSB's rule); the
+   * workload may supply the record count when the user did not.
+   */
+  public long plannedOperations(long workloadRecordCount) {
+    if (phase == Phase.RUN) {
+      return operationCount;
+    }
+    if (insertCount >= 0) {
+      return insertCount;
+    }
+    return recordCount > 0 ? recordCount : workloadRecordCount;
+  }
+
+  /** A copy builder, for tests and for commands that run the harness programmatically. */
+  public static final class Builder {
+    private final Phase phase;
+    private final String workloadClass;
+    private int threads = 1;
+    private long operationCount;
+    private long recordCount;
+    private long insertCount = -1;
+    private double targetOpsPerSecond;
+    private Duration maxExecutionTime = Duration.ZERO;
+    private Duration statusInterval = Duration.ofSeconds(10);
+    private boolean measured = true;
+    private MeasurementInterval measurementInterval = MeasurementInterval.OP;
+    private long seed = DEFAULT_SEED;
+    private Path resultsDir;
+    private String label = "default";
+
+    private Builder(Phase phase, String workloadClass) {
+      this.phase = phase;
+      this.workloadClass = workloadClass;
+    }
+
+    public Builder threads(int threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    public Builder operationCount(long operationCount) {
+      this.operationCount = operationCount;
+      return this;
+    }
+
+    public Builder maxExecutionTime(Duration maxExecutionTime) {
+      this.maxExecutionTime = maxExecutionTime;
+      return this;
+    }
+
+    public Builder statusInterval(Duration statusInterval) {
+      this.statusInterval = statusInterval;
+      return this;
+    }
+
+    public Builder measured(boolean measured) {
+      this.measured = measured;
+      return this;
+    }
+
+    public Builder resultsDir(Path resultsDir) {
+      this.resultsDir = resultsDir;
+      return this;
+    }
+
+    public Builder label(String label) {
+      this.label = label;
+      return this;
+    }
+
+    public RunSettings build() {
+      if (threads < 1 || threads > MAX_THREADS) {
+        throw new IllegalArgumentException("threads must be from 1 to " + MAX_THREADS + ": " + threads);
+      }
+      if (operationCount < 0) {
+        throw new IllegalArgumentException("operationCount must be >= 0: " + operationCount);
+      }
+      if (maxExecutionTime.isNegative() || statusInterval.isNegative()) {
+        throw new IllegalArgumentException("durations must not be negative");
+      }
+      return new RunSettings(this);
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package org.geoshard.harness.run;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.geoshard.harness.api.KnowsRecordCount;
+import org.geoshard.harness.api.RequiresContracts;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.measure.IntervalSampler;
+import org.geoshard.harness.measure.Meters;
+import org.geoshard.harness.measure.Totals;
+import org.geoshard.harness.output.HlogWriters;
+import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.output.RunRecord;
+import org.geoshard.harness.output.StatusReporter;
+import org.geoshard.harness.output.Summary;
+import org.geoshard.harness.output.TimeseriesWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.Workload;
+
+/**
+ * Runs one YCSB phase with YCSB's contracts (one binding instance per thread, {@code init},
+ * {@code initThread}, {@code doInsert}/{@code doTransaction}, {@code cleanup}) and writes the run
+ * folder. It fixes what YCSB 0.17.0's {@code Client} gets wrong: counts are {@code long},
+ * {@code operationcount=0} with {@code maxexecutiontime} runs until the time is up, errors are
+ * reported rather than exiting 0, and a stop (Ctrl-C) still writes every measurement.
+ *
+ * <p>One runner performs one execution. {@link #stop(StopReason)} may be called from any thread.
+ */
+public final class Runner {
+  private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
+  /** How long a stop waits for operations in flight and the binding's cleanup (a final flush). */
+  static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+  private final RunSettings settings;
+  private final Properties properties;
+  private final Binding binding;
+  private final Path defaultRoot;
+  private final Meters meters = Meters.forThisMachine();
+  private final ErrorReporter errorReporter = new ErrorReporter();
+  private final CountDownLatch startGate = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final AtomicInteger running = new AtomicInteger();
+  private final AtomicInteger crashed = new AtomicInteger();
+  private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
+  private final AtomicReference<Throwable> startFailure = new AtomicReference<>();
+  private final List<Worker> workers = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private CountDownLatch ready;
+  private volatile boolean stopRequested;
+  private Workload workload;
+
+  public Runner(RunSettings settings, Properties properties, Binding binding, Path defaultRoot) {
+    this.settings = settings;
+    this.properties = properties;
+    this.binding = binding;
+    this.defaultRoot = defaultRoot;
+  }
+
+  /**
+   * Initialises the workload, runs the phase and writes the run folder.
+   *
+   * @throws ConfigException the workload refused its properties, or the run folder is taken
+   * @throws StartFailedException the binding or a thread failed to initialise (nothing measured)
+   */
+  public RunResult execute() throws ConfigException, StartFailedException, IOException {
+    try {
+      return executeOnce();
+    } finally {
+      finished.countDown();
+    }
+  }
+
+  private RunResult executeOnce() throws ConfigException, StartFailedException, IOException {
+    workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
+    checkContracts();
+    long planned = settings.plannedOperations(workload instanceof KnowsRecordCount k ? k.recordCount() : 0);
+    if (settings.phase() == Phase.LOAD && planned == 0 && settings.maxExecutionTime().isZero()) {
+      throw new ConfigException("Nothing to load: set property 'recordcount' (or 'insertcount') to the number of records.");
+    }
+
+    RunFolder folder = RunFolder.create(settings.resultsDir(), defaultRoot, Instant.now(),
+        settings.phase().commandName(), binding.name(), settings.label());
+    RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
+        settings.workloadClass(), settings.label(), properties);
+    record.put("threads", settings.threads()).put("plannedOperations", planned).put("seed", settings.seed());
+    record.time("createdTime", Instant.now());
+    folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    LOG.info("Run folder: {}", folder.path());
+
+    startWorkers(planned);
+    awaitReady();
+    if (startFailure.get() != null) {
+      stop(StopReason.FAILED);
+      joinWorkers(STOP_GRACE);
+      record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label());
+      folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+      Throwable cause = startFailure.get();
+      throw new StartFailedException("The run could not start: " + describe(cause), cause);
+    }
+
+    IntervalSampler sampler = new IntervalSampler(meters, 1, TimeUnit.SECONDS, running::get);
+    Totals totals = new Totals();
+    sampler.addListener(totals);
+    sampler.addListener(new TimeseriesWriter(folder.path()));
+    long startMs = sampler.start();
+    sampler.addListener(new HlogWriters(folder.path(), startMs));
+    if (!settings.statusInterval().isZero()) {
+      sampler.addListener(new StatusReporter(settings.statusInterval(), startMs));
+    }
+    record.time("startTime", Instant.ofEpochMilli(startMs));
+    long startNanos = System.nanoTime();
+    startGate.countDown();
+
+    waitForEnd(startNanos);
+    workload.requestStop();
+    boolean allEnded = joinWorkers(STOP_GRACE);
+    long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    sampler.stop();
+    cleanupWorkload();
+
+    StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
+    long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
+    RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
+        operations * 1000.0 / runtimeMs, settings.threads(), crashed.get(), totals.overall(), totals.perOperation());
+    Summary.write(folder, result, totals.perOperation());
+    record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
+        .put("stopReason", reason.label())
+        .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
+        .put("runtimeMs", runtimeMs);
+    folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    return result;
+  }
+
+  /** Asks every thread to stop after its current operation; the first reason given wins. */
+  public void stop(StopReason reason) {
+    stopReason.compareAndSet(null, reason);
+    stopRequested = true;
+    Workload w = workload;
+    if (w != null) {
+      w.requestStop();
+    }
+    startGate.countDown();
+  }
+
+  /** Waits until {@link #execute()} has returned or thrown (used by the Ctrl-C handler). */
+  public boolean awaitFinished(Duration timeout) throws InterruptedException {
+    return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  boolean stopRequested() {
+    return stopRequested;
+  }
+
+  Properties properties() {
+    return properties;
+  }
+
+  /** Called by a worker once initialised; false means the run was stopped before it started. */
+  boolean awaitStart(int id) {
+    ready.countDown();
+    try {
+      startGate.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    return !stopRequested;
+  }
+
+  void workerFailedToStart(int id, Throwable e) {
+    if (startFailure.compareAndSet(null, e)) {
+      LOG.error("Thread {} could not initialise: {}", id, describe(e), e);
+    }
+    ready.countDown();
+  }
+
+  void workerCrashed(int id, Throwable e) {
+    crashed.incrementAndGet();
+    LOG.error("Thread {} crashed; what it measured is kept, the other threads go on: {}", id, e.toString(), e);
+  }
+
+  void workerCleanupFailed(int id, Throwable e) {
+    crashed.incrementAndGet();
+    LOG.error("Thread {} could not clean its binding up (data it buffered may be lost): {}", id, describe(e), e);
+  }
+
+  private void startWorkers(long planned) {
+    int n = settings.threads();
+    ready = new CountDownLatch(n);
+    double perThreadRate = settings.targetOpsPerSecond() / n;
+    long intervalNanos = perThreadRate > 0 ? Math.max(1, Math.round(1e9 / perThreadRate)) : 0;
+    boolean load = settings.phase() == Phase.LOAD;
+    for (int id = 0; id < n; id++) {
+      long share = planned / n + (id < planned % n ? 1 : 0);
+      MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(),
+          settings.measurementInterval(), errorReporter);
+      Worker worker = new Worker(id, n, db, workload, load, share, intervalNanos, this);
+      Thread thread = new Thread(() -> {
+        running.incrementAndGet();
+        try {
+          worker.run();
+        } finally {
+          running.decrementAndGet();
+        }
+      }, "client-" + id);
+      thread.setDaemon(true);
+      workers.add(worker);
+      threads.add(thread);
+    }
+    threads.forEach(Thread::start);
+  }
+
+  private void awaitReady() {
+    try {
+      ready.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop(StopReason.INTERRUPTED);
+    }
+  }
+
+  private void waitForEnd(long startNanos) {
+    long deadline = settings.maxExecutionTime().isZero() ? Long.MAX_VALUE
+        : startNanos + settings.maxExecutionTime().toNanos();
+    for (Thread thread : threads) {
+      while (thread.isAlive() && !stopRequested) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          stop(StopReason.TIME);
+          return;
+        }
+        try {
+          thread.join(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          stop(StopReason.INTERRUPTED);
+          return;
+        }
+      }
+    }
+  }
+
+  private boolean joinWorkers(Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    boolean allEnded = true;
+    for (int i = 0; i < threads.size(); i++) {
+      Thread thread = threads.get(i);
+      try {
+        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (thread.isAlive()) {
+        allEnded = false;
+        LOG.warn("Thread {} is still inside an operation {} s after the stop; that operation is not counted.",
+            workers.get(i).id(), grace.toSeconds());
+      }
+    }
+    return allEnded;
+  }
+
+  private void checkContracts() throws ConfigException {
+    if (!(workload instanceof RequiresContracts requires)) {
+      return;
+    }
+    Set<String> missing = new LinkedHashSet<>();
+    for (Class<?> contract : requires.requiredContracts(settings.phase() == Phase.LOAD)) {
+      if (!contract.isAssignableFrom(binding.type())) {
+        missing.add(contract.getSimpleName());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new ConfigException("Binding '" + binding.name() + "' (" + binding.type().getName() + ") does not implement "
+          + String.join(", ", missing) + ", which workload " + workload.getClass().getSimpleName() + " needs.");
+    }
+  }
+
+  private void cleanupWorkload() {
+    try {
+      workload.cleanup();
+    } catch (Exception e) {
+      LOG.error("The workload failed in cleanup: {}", describe(e), e);
+    }
+  }
+
+  static String describe(Throwable e) {
+    String message = e.getMessage();
+    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+  }
+}

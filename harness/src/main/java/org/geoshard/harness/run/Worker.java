@@ -1,0 +1,104 @@
+package org.geoshard.harness.run;
+
+import java.util.concurrent.locks.LockSupport;
+import site.ycsb.Workload;
+
+/**
+ * One client thread: initialises its binding instance and workload state, waits for the start, runs
+ * its share of operations (paced when a target rate is set), and always cleans its binding up, so
+ * that a batching binding flushes what it holds.
+ */
+final class Worker implements Runnable {
+  private final int id;
+  private final int threadCount;
+  private final MeasuredDB db;
+  private final Workload workload;
+  private final boolean load;
+  private final long operations;
+  private final long intervalNanos;
+  private final Runner runner;
+  /** Operations this thread performed; read after the thread ended (join orders the write). */
+  private long done;
+
+  /**
+   * @param operations this thread's share; 0 means until stopped
+   * @param intervalNanos time between two intended starts for this thread; 0 means no pacing
+   */
+  Worker(int id, int threadCount, MeasuredDB db, Workload workload, boolean load, long operations,
+      long intervalNanos, Runner runner) {
+    this.id = id;
+    this.threadCount = threadCount;
+    this.db = db;
+    this.workload = workload;
+    this.load = load;
+    this.operations = operations;
+    this.intervalNanos = intervalNanos;
+    this.runner = runner;
+  }
+
+  int id() {
+    return id;
+  }
+
+  long done() {
+    return done;
+  }
+
+  @Override
+  public void run() {
+    Object state;
+    try {
+      db.init();
+      state = workload.initThread(runner.properties(), id, threadCount);
+    } catch (Exception | LinkageError e) {
+      runner.workerFailedToStart(id, e);
+      cleanup();
+      return;
+    }
+    try {
+      if (runner.awaitStart(id)) {
+        loop(state);
+      }
+    } catch (RuntimeException | Error e) {
+      runner.workerCrashed(id, e);
+    } finally {
+      cleanup();
+    }
+  }
+
+  private void loop(Object state) {
+    long start = System.nanoTime();
+    long count = 0;
+    try {
+      while (!runner.stopRequested() && (operations == 0 || count < operations)) {
+        if (intervalNanos > 0) {
+          long intended = start + count * intervalNanos;
+          pauseUntil(intended);
+          db.intendedStart(intended);
+        }
+        boolean more = load ? workload.doInsert(db, state) : workload.doTransaction(db, state);
+        count++;
+        if (!more || workload.isStopRequested()) {
+          break;
+        }
+      }
+    } finally {
+      done = count;
+    }
+  }
+
+  private void pauseUntil(long intendedNanos) {
+    long wait;
+    while ((wait = intendedNanos - System.nanoTime()) > 0 && !runner.stopRequested()) {
+      LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+    }
+  }
+
+  private void cleanup() {
+    try {
+      db.cleanup();
+    } catch (Exception | LinkageError e) {
+      runner.workerCleanupFailed(id, e);
+    }
+  }
+}

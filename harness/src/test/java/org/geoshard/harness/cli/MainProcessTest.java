@@ -1,0 +1,128 @@
+package org.geoshard.harness.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code Main} in a JVM of its own, as bin/ycsb does, to see exit codes, messages and signals. */
+class MainProcessTest {
+  @TempDir
+  Path dir;
+
+  private record Outcome(int exitCode, String stdout, String stderr) {
+  }
+
+  private Process start(String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"),
+        "-Dgeoshard.home=" + dir, Main.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command)
+        .redirectOutput(dir.resolve("stdout").toFile())
+        .redirectError(dir.resolve("stderr").toFile())
+        .start();
+  }
+
+  private Outcome run(String... args) throws Exception {
+    Process process = start(args);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return outcome(process);
+  }
+
+  private Outcome outcome(Process process) throws IOException {
+    return new Outcome(process.exitValue(), Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8),
+        Files.readString(dir.resolve("stderr"), StandardCharsets.UTF_8));
+  }
+
+  private Path workloadc() throws IOException {
+    return Files.writeString(dir.resolve("workloadc"), String.join("\n",
+        "workload=site.ycsb.workloads.CoreWorkload", "recordcount=1000", "operationcount=2000",
+        "readproportion=1", "updateproportion=0", "status.interval=0", ""));
+  }
+
+  @Test
+  void aSuccessfulRunPrintsTheSummaryAndExitsZero() throws Exception {
+    Outcome outcome = run("run", "noop", "-P", workloadc().toString(), "-threads", "2");
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+    assertThat(outcome.stdout()).contains("[OVERALL], Operations, 2000").contains("[READ], Operations, 2000");
+    try (var runs = Files.list(dir.resolve("results/runs"))) {
+      assertThat(runs.map(p -> p.getFileName().toString()).toList())
+          .singleElement().asString().matches("\\d{8}T\\d{6}Z-run-noop-workloadc");
+    }
+  }
+
+  @Test
+  void userMistakesGetOneLineEachAndExitTwo() throws Exception {
+    Path workload = workloadc();
+    assertMistake(run("run", "mongo", "-P", workload.toString()), "Unknown binding 'mongo'");
+    assertMistake(run("run", "noop", "-P", dir.resolve("geo9s").toString()), "-P " + dir.resolve("geo9s") + ": no such file.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "threadcount=many"),
+        "Property 'threadcount' must be a whole number from 1 to 100000, but is 'many'.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "operationcount=-3"),
+        "Property 'operationcount' must be a whole number of at least 0, but is '-3'.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "status.intreval=5"),
+        "Property 'status.intreval' is unknown; did you mean 'status.interval'?");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-threads", "-1"), "-threads -1: must be at least 1.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-bogus"), "Unknown option: '-bogus'");
+    assertThat(dir.resolve("results/runs")).doesNotExist();
+  }
+
+  private static void assertMistake(Outcome outcome, String message) {
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+    assertThat(outcome.stderr()).contains(message);
+    assertThat(outcome.stderr()).doesNotContain("Exception");
+  }
+
+  @Test
+  void operationErrorsExitOne() throws Exception {
+    // Every third read of this binding fails; YCSB's Client would still exit 0.
+    Outcome outcome = run("run", "org.geoshard.harness.run.TestBindings$FailingDB", "-P", workloadc().toString());
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+    assertThat(outcome.stdout()).contains("[READ], Return=ERROR, 666");
+    assertThat(outcome.stderr()).contains("666 operations failed and 0 threads failed");
+  }
+
+  @Test
+  void sigtermStopsCleanlyAndKeepsTheMeasurements() throws Exception {
+    Path folder = dir.resolve("interrupted");
+    Process process = start("run", "noop", "-P", workloadc().toString(), "-p", "operationcount=0",
+        "-p", "maxexecutiontime=600", "-p", "results.dir=" + folder);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    // Wait until at least one interval is in the time series, then send SIGTERM.
+    while (System.nanoTime() < deadline
+        && !(Files.exists(folder.resolve("timeseries.csv")) && Files.readAllLines(folder.resolve("timeseries.csv")).size() > 1)) {
+      Thread.sleep(100);
+    }
+    process.destroy();
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    Outcome outcome = outcome(process);
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(128 + 15);
+    JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+    assertThat(summary.get("stopReason").asText()).isEqualTo("interrupted");
+    assertThat(summary.get("operations").asLong()).isPositive();
+    JsonNode record = new ObjectMapper().readTree(folder.resolve("run.json").toFile());
+    assertThat(record.get("stopReason").asText()).isEqualTo("interrupted");
+  }
+
+  @Test
+  void helpAndVersionExitZero() throws Exception {
+    Outcome help = run("--help");
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.stdout()).contains("load").contains("run").contains("bench");
+    Outcome runHelp = run("run", "--help");
+    assertThat(runHelp.stdout()).contains("-threads N").contains("-P FILE").contains("Exit codes");
+    Outcome version = run("--version");
+    assertThat(version.stdout()).startsWith("geoshard ");
+  }
+}

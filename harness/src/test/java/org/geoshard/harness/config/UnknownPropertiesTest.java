@@ -1,0 +1,56 @@
+package org.geoshard.harness.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class UnknownPropertiesTest {
+  private static final PropertyCatalog GEO = new PropertyCatalog() {
+    @Override
+    public Set<String> prefixes() {
+      return Set.of("geo.");
+    }
+
+    @Override
+    public Set<String> names() {
+      return Set.of("geo.scale", "geo.placement", "geo.paging");
+    }
+  };
+
+  @Test
+  void flagsTyposUnderOwnedPrefixesWithASuggestion() {
+    Properties p = new Properties();
+    p.setProperty("geo.scael", "0.1");
+    p.setProperty("geo.scale", "0.1");
+    p.setProperty("geo.completely.different", "x");
+    assertThat(new UnknownProperties(List.of(GEO)).problems(p)).containsExactly(
+        "Property 'geo.completely.different' is unknown.",
+        "Property 'geo.scael' is unknown; did you mean 'geo.scale'?");
+  }
+
+  @Test
+  void ignoresNamesOutsideOwnedPrefixes() {
+    Properties p = new Properties();
+    p.setProperty("mybinding.host", "x");
+    p.setProperty("fieldcount", "10");
+    assertThat(new UnknownProperties(List.of(GEO)).problems(p)).isEmpty();
+  }
+
+  @Test
+  void harnessCatalogIsFoundOnTheClassPath() {
+    Properties p = new Properties();
+    p.setProperty("results.lable", "x");
+    assertThat(UnknownProperties.fromClassPath().problems(p))
+        .containsExactly("Property 'results.lable' is unknown; did you mean 'results.label'?");
+  }
+
+  @Test
+  void editDistanceCountsInsertionsDeletionsAndSubstitutions() {
+    assertThat(UnknownProperties.editDistance("kitten", "sitting")).isEqualTo(3);
+    assertThat(UnknownProperties.editDistance("", "abc")).isEqualTo(3);
+    assertThat(UnknownProperties.editDistance("same", "same")).isZero();
+  }
+}

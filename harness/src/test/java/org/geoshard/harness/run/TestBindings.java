@@ -1,0 +1,158 @@
+package org.geoshard.harness.run;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.api.RequiresContracts;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.Workload;
+
+/** Small bindings and workloads that exercise the runner's lifecycle; test helpers only. */
+final class TestBindings {
+  /** Records flushed by {@link BufferingDB}, per value of its {@code test.sink} property. */
+  static final Map<String, ConcurrentLinkedQueue<String>> SINKS = new ConcurrentHashMap<>();
+
+  private TestBindings() {
+  }
+
+  abstract static class OkDB extends DB {
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      return Status.OK;
+    }
+
+    @Override
+    public Status scan(String table, String startKey, int count, Set<String> fields,
+        Vector<HashMap<String, ByteIterator>> result) {
+      return Status.OK;
+    }
+
+    @Override
+    public Status update(String table, String key, Map<String, ByteIterator> values) {
+      return Status.OK;
+    }
+
+    @Override
+    public Status insert(String table, String key, Map<String, ByteIterator> values) {
+      return Status.OK;
+    }
+
+    @Override
+    public Status delete(String table, String key) {
+      return Status.OK;
+    }
+  }
+
+  /** Buffers inserts in batches of 7 and flushes the rest in cleanup, as a batching binding does. */
+  public static final class BufferingDB extends OkDB {
+    private final List<String> buffer = new ArrayList<>();
+
+    @Override
+    public Status insert(String table, String key, Map<String, ByteIterator> values) {
+      buffer.add(key);
+      if (buffer.size() == 7) {
+        flush();
+        return Status.OK;
+      }
+      return Status.BATCHED_OK;
+    }
+
+    @Override
+    public void cleanup() {
+      flush();
+    }
+
+    private void flush() {
+      SINKS.computeIfAbsent(getProperties().getProperty("test.sink"), k -> new ConcurrentLinkedQueue<>()).addAll(buffer);
+      buffer.clear();
+    }
+  }
+
+  /** Every third read returns an error; every update throws. */
+  public static final class FailingDB extends OkDB {
+    private final AtomicLong reads = new AtomicLong();
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      return reads.incrementAndGet() % 3 == 0 ? Status.ERROR : Status.OK;
+    }
+
+    @Override
+    public Status update(String table, String key, Map<String, ByteIterator> values) {
+      throw new IllegalStateException("update exploded");
+    }
+  }
+
+  /** Cannot connect. */
+  public static final class UnreachableDB extends OkDB {
+    @Override
+    public void init() throws DBException {
+      throw new DBException("no server reachable at localhost:1");
+    }
+  }
+
+  /** A binding contract beyond YCSB's five operations. */
+  public interface Pinger {
+    boolean ping();
+  }
+
+  public static final class PingDB extends OkDB implements Pinger {
+    @Override
+    public boolean ping() {
+      return true;
+    }
+  }
+
+  /** Calls the binding's {@link Pinger} through the harness, measured as PING. */
+  public static final class PingWorkload extends Workload implements RequiresContracts {
+    @Override
+    public boolean doInsert(DB db, Object threadState) {
+      return doTransaction(db, threadState);
+    }
+
+    @Override
+    public boolean doTransaction(DB db, Object threadState) {
+      HarnessDB harness = HarnessDB.from(db);
+      Pinger pinger = harness.require(Pinger.class);
+      harness.measure("PING", () -> pinger.ping() ? Status.OK : Status.ERROR);
+      return true;
+    }
+
+    @Override
+    public Set<Class<?>> requiredContracts(boolean loadPhase) {
+      return Set.of(Pinger.class);
+    }
+  }
+
+  /** Thread 1 crashes after 50 operations; the others run their share. */
+  public static final class CrashingWorkload extends Workload {
+    @Override
+    public Object initThread(java.util.Properties p, int threadId, int threadCount) {
+      return new int[] {threadId, 0};
+    }
+
+    @Override
+    public boolean doInsert(DB db, Object threadState) {
+      return doTransaction(db, threadState);
+    }
+
+    @Override
+    public boolean doTransaction(DB db, Object threadState) {
+      int[] state = (int[]) threadState;
+      if (state[0] == 1 && ++state[1] > 50) {
+        throw new IllegalStateException("workload bug");
+      }
+      return db.read("t", "k", null, new HashMap<>()).isOk();
+    }
+  }
+}
