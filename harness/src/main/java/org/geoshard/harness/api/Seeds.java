@@ -27,11 +27,21 @@ public final class Seeds {
 
   /** A seed for one purpose and index, well mixed so that neighbouring indexes are unrelated. */
   public static long derive(long seed, String purpose, long index) {
+    return at(stream(seed, purpose), index);
+  }
+
+  /** The base of a family of seeds for one purpose; {@link #at} picks one member cheaply. */
+  public static long stream(long seed, String purpose) {
     long h = mix(seed ^ 0x9E3779B97F4A7C15L);
     for (int i = 0; i < purpose.length(); i++) {
       h = mix(h ^ purpose.charAt(i));
     }
-    return mix(h ^ mix(index + 0x632BE59BD9B4E019L));
+    return h;
+  }
+
+  /** Member {@code index} of a family made by {@link #stream}. */
+  public static long at(long stream, long index) {
+    return mix(stream ^ mix(index + 0x632BE59BD9B4E019L));
   }
 
   /** The random stream of one thread of a workload. */

@@ -125,25 +125,35 @@ public final class PropertyReader {
   }
 
   /**
-   * One of an enum's constants, written in lower case with hyphens or as the constant's name
-   * (case-insensitive): {@code measurement.interval=intended}.
+   * One of an enum's constants, matched case-insensitively and ignoring '-' and '_', so that
+   * {@code geo.paging=mindistance}, {@code min-distance} and {@code MIN_DISTANCE} all name
+   * {@code MIN_DISTANCE}.
    */
   public <E extends Enum<E>> E choice(String name, E defaultValue, Class<E> type) {
     String value = raw(name);
     if (value == null) {
       return defaultValue;
     }
-    String wanted = value.replace('-', '_').toUpperCase(Locale.ROOT);
+    String wanted = squash(value);
     for (E constant : type.getEnumConstants()) {
-      if (constant.name().equals(wanted)) {
+      if (squash(constant.name()).equals(wanted)) {
         return constant;
       }
     }
     String allowed = Arrays.stream(type.getEnumConstants())
-        .map(c -> c.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+        .map(PropertyReader::choiceName)
         .collect(Collectors.joining(", "));
     problem(name, value, "one of " + allowed);
     return defaultValue;
+  }
+
+  /** How {@link #choice} spells a constant for people: {@code MIN_DISTANCE} is {@code mindistance}. */
+  public static String choiceName(Enum<?> constant) {
+    return squash(constant.name()).toLowerCase(Locale.ROOT);
+  }
+
+  private static String squash(String text) {
+    return text.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
   }
 
   /** Records a problem that is not about one malformed value (e.g. two properties that disagree). */

@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.geoshard.harness.api.KnowsRecordCount;
+import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.config.ConfigException;
@@ -86,7 +86,7 @@ public final class Runner {
   private RunResult executeOnce() throws ConfigException, StartFailedException, IOException {
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
-    long planned = settings.plannedOperations(workload instanceof KnowsRecordCount k ? k.recordCount() : 0);
+    long planned = settings.plannedOperations(workload instanceof KnowsInsertCount k ? k.insertCount() : 0);
     if (settings.phase() == Phase.LOAD && planned == 0 && settings.maxExecutionTime().isZero()) {
       throw new ConfigException("Nothing to load: set property 'recordcount' (or 'insertcount') to the number of records.");
     }

@@ -48,7 +48,7 @@ class PropertyReaderTest {
             "Property 'operationcount' must be a whole number of at least 0, but is '-5'.",
             "Property 'ratio' must be a number from 0 to 1, but is '1.5'.",
             "Property 'flag' must be true or false, but is 'yes'.",
-            "Property 'paging' must be one of skip, min-distance, but is 'sideways'."));
+            "Property 'paging' must be one of skip, mindistance, but is 'sideways'."));
   }
 
   @Test

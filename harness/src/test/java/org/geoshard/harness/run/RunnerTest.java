@@ -129,9 +129,11 @@ class RunnerTest {
     assertThat(result.hasFailures()).isTrue();
     long reads = result.perOperation().get("READ").count();
     long updates = result.perOperation().get("UPDATE").count();
-    assertThat(result.perOperation().get("READ").errors()).isEqualTo(reads / 3);
+    // Each thread's binding fails its own every third read: the sum of floor(r_i / 3) over 2 threads.
+    long readErrors = result.perOperation().get("READ").errors();
+    assertThat(readErrors).isBetween(reads / 3 - 1, reads / 3);
     assertThat(result.perOperation().get("UPDATE").errors()).isEqualTo(updates);
-    assertThat(result.errors()).isEqualTo(reads / 3 + updates);
+    assertThat(result.errors()).isEqualTo(readErrors + updates);
     assertThat(result.operations()).isEqualTo(3000);
   }
 

@@ -1,0 +1,18 @@
+package org.geoshard.geo;
+
+import java.util.Set;
+
+/** The property names the geo workload owns. */
+public final class GeoProperties implements org.geoshard.harness.config.PropertyCatalog {
+  @Override
+  public Set<String> prefixes() {
+    return Set.of("geo.");
+  }
+
+  @Override
+  public Set<String> names() {
+    return Set.of(GeoSettings.CITIES, GeoSettings.CITIES_SKIP_BAD, GeoSettings.SCALE, GeoSettings.PLACEMENT,
+        GeoSettings.PAGING, GeoSettings.RADIUS_MIN, GeoSettings.RADIUS_MAX, GeoSettings.PAGE_SIZE,
+        GeoSettings.END_PROPORTION, GeoSettings.FILTER_PROPORTION, GeoSettings.NEXT_PAGE_PROPORTION);
+  }
+}

@@ -1,0 +1,252 @@
+package org.geoshard.geo.cities;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads cities from the bundled resource or a user's file in any {@link CityFormat} (plain or
+ * gzip'd). A malformed line is an error naming the file and line, or, with {@code skipBad}, is
+ * skipped and counted.
+ */
+public final class CityReader {
+  private static final Logger LOG = LoggerFactory.getLogger(CityReader.class);
+  public static final String BUNDLED_RESOURCE = "/org/geoshard/geo/cities1000.tsv.gz";
+
+  private final boolean skipBad;
+  private long skipped;
+
+  public CityReader(boolean skipBad) {
+    this.skipBad = skipBad;
+  }
+
+  /** Lines skipped as malformed by the last read. */
+  public long skipped() {
+    return skipped;
+  }
+
+  /** The GeoNames cities of at least 1,000 people bundled with geoshard (CC BY 4.0, see README). */
+  public List<City> readBundled() throws CityFileException {
+    InputStream in = CityReader.class.getResourceAsStream(BUNDLED_RESOURCE);
+    if (in == null) {
+      throw new CityFileException("The bundled cities resource " + BUNDLED_RESOURCE + " is missing from the class path.");
+    }
+    try (InputStream stream = in) {
+      return read(new GZIPInputStream(stream), "bundled cities");
+    } catch (IOException e) {
+      throw new CityFileException("The bundled cities resource cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  public List<City> read(Path file) throws CityFileException {
+    if (!Files.isRegularFile(file)) {
+      throw new CityFileException("Property 'geo.cities': " + file + " is not a file.");
+    }
+    try (InputStream raw = Files.newInputStream(file)) {
+      InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+      return read(in, file.toString());
+    } catch (IOException e) {
+      throw new CityFileException("Property 'geo.cities': " + file + " cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  List<City> read(InputStream in, String source) throws IOException, CityFileException {
+    skipped = 0;
+    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    String first = reader.readLine();
+    if (first == null) {
+      throw new CityFileException(source + " is empty.");
+    }
+    CityFormat format = CityFormat.detect(first);
+    if (format == null) {
+      throw new CityFileException(source + " line 1: not a known cities format (the bundled TSV, GeoNames'"
+          + " cities1000.txt, or the opendatasoft ';' CSV with a Coordinates column).");
+    }
+    LineParser parser;
+    try {
+      parser = switch (format) {
+        case BUNDLED -> CityReader::parseBundled;
+        case GEONAMES -> CityReader::parseGeoNames;
+        case OPENDATASOFT -> new OpenDataSoftParser(first);
+      };
+    } catch (IllegalArgumentException e) {
+      throw new CityFileException(source + " line 1: " + e.getMessage() + ".");
+    }
+    List<City> cities = new ArrayList<>();
+    long lineNumber = 1;
+    if (format == CityFormat.GEONAMES) {
+      parseInto(parser, first, lineNumber, source, cities);
+    }
+    String line;
+    while ((line = reader.readLine()) != null) {
+      lineNumber++;
+      if (!line.isBlank()) {
+        parseInto(parser, line, lineNumber, source, cities);
+      }
+    }
+    if (skipped > 0) {
+      LOG.warn("{}: skipped {} malformed lines (geo.cities.skipbad=true).", source, skipped);
+    }
+    if (cities.isEmpty()) {
+      throw new CityFileException(source + " holds no cities.");
+    }
+    return cities;
+  }
+
+  private void parseInto(LineParser parser, String line, long lineNumber, String source, List<City> out)
+      throws CityFileException {
+    try {
+      out.add(parser.parse(line));
+    } catch (IllegalArgumentException e) {
+      if (!skipBad) {
+        throw new CityFileException(source + " line " + lineNumber + ": " + e.getMessage()
+            + " (set geo.cities.skipbad=true to skip and count such lines).");
+      }
+      skipped++;
+    }
+  }
+
+  @FunctionalInterface
+  private interface LineParser {
+    City parse(String line);
+  }
+
+  static City parseBundled(String line) {
+    String[] f = line.split("\t", -1);
+    expectColumns(f, 6);
+    return city(f[0], f[1], f[2], f[3], f[4], f[5]);
+  }
+
+  /** GeoNames dump columns: 0 id, 1 name, 4 latitude, 5 longitude, 8 country code, 14 population. */
+  static City parseGeoNames(String line) {
+    String[] f = line.split("\t", -1);
+    if (f.length < 15) {
+      throw new IllegalArgumentException("expected at least 15 tab-separated columns, found " + f.length);
+    }
+    return city(f[0], f[1], f[8], f[4], f[5], f[14]);
+  }
+
+  private static void expectColumns(String[] fields, int n) {
+    if (fields.length != n) {
+      throw new IllegalArgumentException("expected " + n + " tab-separated columns, found " + fields.length);
+    }
+  }
+
+  static City city(String id, String name, String country, String lat, String lon, String population) {
+    long geonameId = number(id, "geonameid");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("the name is empty");
+    }
+    double latitude = degrees(lat, "latitude", 90);
+    double longitude = degrees(lon, "longitude", 180);
+    long people = population.isBlank() ? 0 : number(population, "population");
+    if (people < 0) {
+      throw new IllegalArgumentException("population '" + population + "' is negative");
+    }
+    return new City(geonameId, name.trim(), country.trim().toUpperCase(Locale.ROOT), latitude, longitude, people);
+  }
+
+  private static long number(String text, String what) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " '" + text + "' is not a whole number");
+    }
+  }
+
+  private static double degrees(String text, String what, double limit) {
+    double value;
+    try {
+      value = Double.parseDouble(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " '" + text + "' is not a number");
+    }
+    if (!(value >= -limit && value <= limit)) {
+      throw new IllegalArgumentException(what + " " + text + " is outside [-" + (int) limit + ", " + (int) limit + "]");
+    }
+    return value;
+  }
+
+  /** The ';'-separated opendatasoft export; columns are found by their header names. */
+  private static final class OpenDataSoftParser implements LineParser {
+    private final int id;
+    private final int name;
+    private final int country;
+    private final int population;
+    private final int coordinates;
+
+    OpenDataSoftParser(String header) {
+      List<String> columns = splitCsv(header.startsWith("\uFEFF") ? header.substring(1) : header);
+      id = column(columns, "geoname id");
+      name = column(columns, "name");
+      country = column(columns, "country code");
+      population = column(columns, "population");
+      coordinates = column(columns, "coordinates");
+    }
+
+    private static int column(List<String> columns, String wanted) {
+      for (int i = 0; i < columns.size(); i++) {
+        if (columns.get(i).trim().equalsIgnoreCase(wanted)) {
+          return i;
+        }
+      }
+      throw new IllegalArgumentException("the header has no '" + wanted + "' column");
+    }
+
+    @Override
+    public City parse(String line) {
+      List<String> f = splitCsv(line);
+      int needed = Math.max(Math.max(id, name), Math.max(Math.max(country, population), coordinates)) + 1;
+      if (f.size() < needed) {
+        throw new IllegalArgumentException("expected at least " + needed + " ';'-separated columns, found " + f.size());
+      }
+      String[] latLon = f.get(coordinates).split(",");
+      if (latLon.length != 2) {
+        throw new IllegalArgumentException("Coordinates '" + f.get(coordinates) + "' is not \"lat, lon\"");
+      }
+      return city(f.get(id), f.get(name), f.get(country), latLon[0], latLon[1], f.get(population));
+    }
+  }
+
+  /** Splits one line of a ';'-separated file whose fields may be double-quoted ("" is a quote). */
+  static List<String> splitCsv(String line) {
+    List<String> fields = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted) {
+        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+          field.append('"');
+          i++;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          field.append(c);
+        }
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == ';') {
+        fields.add(field.toString());
+        field.setLength(0);
+      } else {
+        field.append(c);
+      }
+    }
+    if (quoted) {
+      throw new IllegalArgumentException("a quoted field is not closed");
+    }
+    fields.add(field.toString());
+    return fields;
+  }
+}

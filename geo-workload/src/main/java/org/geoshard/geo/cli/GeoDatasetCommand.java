@@ -1,0 +1,190 @@
+package org.geoshard.geo.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.zip.GZIPOutputStream;
+import org.geoshard.geo.GeoSettings;
+import org.geoshard.geo.GeoWorkload;
+import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.geo.dataset.RestaurantDataset;
+import org.geoshard.geo.dataset.RestaurantJson;
+import org.geoshard.harness.cli.ExitCodes;
+import org.geoshard.harness.cli.GeoshardCommand;
+import org.geoshard.harness.cli.PropertySources;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.UnknownProperties;
+import org.geoshard.harness.output.RunFolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/ycsb geo-dataset --stats | --out FILE [-P file]... [-p key=value]...}: the size of the
+ * restaurant dataset, or the dataset itself as JSON lines for {@code mongoimport}.
+ */
+@Command(name = "geo-dataset", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
+    header = "Prints the geo dataset's statistics, or writes the dataset as JSON lines.",
+    description = {"--stats prints a JSON object: cities, citiesWithRestaurants, restaurants, minRadius, maxRadius"
+        + " (metres), bytes (the dataset's size as JSON lines), and the settings used.",
+        "--out writes one document per line (.jsonl, or .jsonl.gz compressed), importable with mongoimport.", ""})
+public final class GeoDatasetCommand implements GeoshardCommand {
+  private static final Logger LOG = LoggerFactory.getLogger(GeoDatasetCommand.class);
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Action action;
+
+  static final class Action {
+    @Option(names = "--stats", required = true, description = "Print the dataset's statistics as JSON.")
+    boolean stats;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Write the dataset (.jsonl or .jsonl.gz).")
+    Path out;
+
+    @Option(names = "--bench", required = true,
+        description = "Measure generation on one thread: restaurants/s to a null sink, and with JSON encoding.")
+    boolean bench;
+  }
+
+  @Option(names = "-P", paramLabel = "FILE", description = "A workload properties file; may be repeated.")
+  List<Path> files = new ArrayList<>();
+
+  @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Sets one property (geo.scale, geo.cities, seed, ...).")
+  List<String> overrides = new ArrayList<>();
+
+  private final PrintStream out;
+
+  public GeoDatasetCommand() {
+    this(System.out);
+  }
+
+  GeoDatasetCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    RestaurantDataset dataset;
+    GeoSettings settings;
+    try {
+      Properties properties = PropertySources.resolve(files, overrides, null, null);
+      List<String> unknown = UnknownProperties.fromClassPath().problems(properties);
+      if (!unknown.isEmpty()) {
+        throw new ConfigException(unknown);
+      }
+      settings = GeoSettings.fromProperties(properties);
+      dataset = GeoWorkload.datasetOf(settings);
+    } catch (ConfigException e) {
+      e.problems().forEach(LOG::error);
+      return ExitCodes.USAGE;
+    } catch (CityFileException e) {
+      LOG.error(e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    if (action.stats) {
+      out.println(RunFolder.json().writeValueAsString(stats(dataset, settings)));
+      return ExitCodes.OK;
+    }
+    if (action.bench) {
+      bench(dataset, out);
+      return ExitCodes.OK;
+    }
+    long started = System.nanoTime();
+    long written = write(dataset, action.out);
+    LOG.info("Wrote {} restaurants to {} in {} s.", written, action.out, (System.nanoTime() - started) / 1_000_000_000);
+    return ExitCodes.OK;
+  }
+
+  static Map<String, Object> stats(RestaurantDataset dataset, GeoSettings settings) {
+    long started = System.nanoTime();
+    int minRadius = Integer.MAX_VALUE;
+    int maxRadius = 0;
+    long citiesWithRestaurants = 0;
+    for (int i = 0; i < dataset.cities().size(); i++) {
+      minRadius = Math.min(minRadius, dataset.radiusMeters(i));
+      maxRadius = Math.max(maxRadius, dataset.radiusMeters(i));
+      citiesWithRestaurants += dataset.restaurantsIn(i) > 0 ? 1 : 0;
+    }
+    long bytes = 0;
+    StringBuilder line = new StringBuilder(256);
+    for (long k = 0; k < dataset.size(); k++) {
+      line.setLength(0);
+      RestaurantJson.append(dataset.restaurant(k), line);
+      bytes += RestaurantJson.utf8Length(line) + 1;
+    }
+    Map<String, Object> stats = new LinkedHashMap<>();
+    stats.put("cities", dataset.cities().size());
+    stats.put("citiesWithRestaurants", citiesWithRestaurants);
+    stats.put("restaurants", dataset.size());
+    stats.put("minRadius", minRadius);
+    stats.put("maxRadius", maxRadius);
+    stats.put("bytes", bytes);
+    stats.put("scale", settings.scale());
+    stats.put("seed", settings.seed());
+    stats.put("placement", PropertyReader.choiceName(settings.placement()));
+    stats.put("generationMs", (System.nanoTime() - started) / 1_000_000);
+    return stats;
+  }
+
+  /** Generates the whole dataset twice on this thread: objects only, then objects and JSON. */
+  static void bench(RestaurantDataset dataset, PrintStream out) {
+    long n = dataset.size();
+    long started = System.nanoTime();
+    long sink = 0;
+    for (long k = 0; k < n; k++) {
+      Restaurant r = dataset.restaurant(k);
+      // Fold every field into the sink so that the JIT cannot drop the generation.
+      sink += r.name().length() + r.rating() + Double.doubleToRawLongBits(r.longitude() + r.latitude());
+    }
+    double objectsSeconds = (System.nanoTime() - started) / 1e9;
+    started = System.nanoTime();
+    StringBuilder line = new StringBuilder(256);
+    for (long k = 0; k < n; k++) {
+      line.setLength(0);
+      RestaurantJson.append(dataset.restaurant(k), line);
+      sink += line.length();
+    }
+    double jsonSeconds = (System.nanoTime() - started) / 1e9;
+    Runtime runtime = Runtime.getRuntime();
+    out.printf(java.util.Locale.US, "geo dataset generation, one thread: %,d restaurants from %,d cities (sink %d)%n",
+        n, dataset.cities().size(), sink & 0xff);
+    out.printf(java.util.Locale.US, "%-28s %10.2f s %,14.0f restaurants/s%n", "objects (null sink)", objectsSeconds, n / objectsSeconds);
+    out.printf(java.util.Locale.US, "%-28s %10.2f s %,14.0f restaurants/s%n", "objects + JSON encoding", jsonSeconds, n / jsonSeconds);
+    out.printf(java.util.Locale.US, "heap: max %,d MB, used now %,d MB%n", runtime.maxMemory() >> 20,
+        (runtime.totalMemory() - runtime.freeMemory()) >> 20);
+  }
+
+  static long write(RestaurantDataset dataset, Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (OutputStream raw = Files.newOutputStream(file);
+         OutputStream stream = file.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
+         Writer writer = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16)) {
+      StringBuilder line = new StringBuilder(256);
+      for (long k = 0; k < dataset.size(); k++) {
+        line.setLength(0);
+        RestaurantJson.append(dataset.restaurant(k), line);
+        line.append('\n');
+        writer.append(line);
+      }
+    }
+    return dataset.size();
+  }
+}

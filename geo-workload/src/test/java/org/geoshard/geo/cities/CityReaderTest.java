@@ -1,0 +1,124 @@
+package org.geoshard.geo.cities;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPOutputStream;
+import org.geoshard.geo.TestCities;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CityReaderTest {
+  @TempDir
+  Path dir;
+
+  private final CityReader reader = new CityReader(false);
+
+  static String bundled(List<City> cities) {
+    StringBuilder out = new StringBuilder(CityFormat.BUNDLED_HEADER).append('\n');
+    for (City c : cities) {
+      out.append(String.format(Locale.ROOT, "%d\t%s\t%s\t%s\t%s\t%d%n", c.geonameId(), c.name(), c.country(),
+          c.latitude(), c.longitude(), c.population()));
+    }
+    return out.toString();
+  }
+
+  /** GeoNames' cities1000.txt: 19 columns, no header. */
+  static String geoNames(List<City> cities) {
+    StringBuilder out = new StringBuilder();
+    for (City c : cities) {
+      out.append(String.join("\t", Long.toString(c.geonameId()), c.name(), c.name(), "Alt,Names",
+          Double.toString(c.latitude()), Double.toString(c.longitude()), "P", "PPLA", c.country(), "", "01", "", "", "",
+          Long.toString(c.population()), "", "200", "Europe/Warsaw", "2024-01-01")).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The opendatasoft export the study used: ';'-separated, quoted fields, "lat, lon" coordinates. */
+  static String openDataSoft(List<City> cities) {
+    StringBuilder out = new StringBuilder("\uFEFFGeoname ID;Name;ASCII Name;Alternate Names;Feature Class;Feature Code;"
+        + "Country Code;Country name EN;Country Code 2;Admin1 Code;Admin2 Code;Admin3 Code;Admin4 Code;Population;"
+        + "Elevation;DIgital Elevation Model;Timezone;Modification date;LABEL EN;Coordinates\n");
+    for (City c : cities) {
+      out.append(c.geonameId()).append(';').append('"').append(c.name().replace("\"", "\"\"")).append('"')
+          .append(";x;\"A;B\";P;PPL;").append(c.country()).append(";Country;;;;;;").append(c.population())
+          .append(";;100;Zone;2024-01-01;Country;\"").append(c.latitude()).append(", ").append(c.longitude())
+          .append("\"\n");
+    }
+    return out.toString();
+  }
+
+  private Path file(String name, String content) throws IOException {
+    return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void readsEveryFormatBackToTheSameCities() throws Exception {
+    assertThat(reader.read(file("cities.tsv", bundled(TestCities.FIVE)))).isEqualTo(TestCities.FIVE);
+    assertThat(reader.read(file("cities1000.txt", geoNames(TestCities.FIVE)))).isEqualTo(TestCities.FIVE);
+    assertThat(reader.read(file("geonames.csv", openDataSoft(TestCities.FIVE)))).isEqualTo(TestCities.FIVE);
+  }
+
+  @Test
+  void readsGzippedFiles() throws Exception {
+    Path gz = dir.resolve("cities.tsv.gz");
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(bundled(TestCities.FIVE).getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(reader.read(gz)).isEqualTo(TestCities.FIVE);
+  }
+
+  @Test
+  void theBundledFileHoldsTheGeoNamesSnapshot() throws Exception {
+    List<City> cities = reader.readBundled();
+    assertThat(cities).hasSize(135_233);
+    City shanghai = cities.stream().filter(c -> c.geonameId() == 1796236).findFirst().orElseThrow();
+    assertThat(shanghai.name()).isEqualTo("Shanghai");
+    assertThat(shanghai.population()).isEqualTo(22_315_474);
+    assertThat(cities.stream().mapToLong(City::population).max().orElseThrow()).isEqualTo(22_315_474);
+  }
+
+  @Test
+  void aMalformedLineIsNamedWithItsNumber() throws Exception {
+    String content = bundled(TestCities.FIVE).replace("50.06143", "fifty");
+    Path bad = file("bad.tsv", content);
+    assertThatThrownBy(() -> reader.read(bad))
+        .isInstanceOf(CityFileException.class)
+        .hasMessage(bad + " line 3: latitude 'fifty' is not a number (set geo.cities.skipbad=true to skip and count such lines).");
+  }
+
+  @Test
+  void skipBadSkipsAndCounts() throws Exception {
+    String content = bundled(TestCities.FIVE).replace("50.06143", "fifty").replace("48.85341", "91.5")
+        + "1\tonly three\tcolumns\n";
+    CityReader lenient = new CityReader(true);
+    List<City> cities = lenient.read(file("bad.tsv", content));
+    assertThat(cities).hasSize(3);
+    assertThat(lenient.skipped()).isEqualTo(3);
+  }
+
+  @Test
+  void unknownFormatsAndEmptyFilesAreRefused() throws Exception {
+    Path odd = file("odd.txt", "hello,world\n");
+    assertThatThrownBy(() -> reader.read(odd)).hasMessageContaining(odd + " line 1: not a known cities format");
+    Path empty = file("empty.txt", "");
+    assertThatThrownBy(() -> reader.read(empty)).hasMessage(empty + " is empty.");
+    assertThatThrownBy(() -> reader.read(dir.resolve("missing.txt")))
+        .hasMessage("Property 'geo.cities': " + dir.resolve("missing.txt") + " is not a file.");
+    Path noCoordinates = file("x.csv", "Geoname ID;Name;Coordinates\n1;A;1, 2\n");
+    assertThatThrownBy(() -> reader.read(noCoordinates)).hasMessageContaining("line 1: the header has no 'country code' column");
+  }
+
+  @Test
+  void quotedCsvFieldsMayHoldSeparatorsAndQuotes() {
+    assertThat(CityReader.splitCsv("1;\"a;b\";\"say \"\"hi\"\"\";")).containsExactly("1", "a;b", "say \"hi\"", "");
+    assertThatThrownBy(() -> CityReader.splitCsv("1;\"open")).hasMessage("a quoted field is not closed");
+  }
+}

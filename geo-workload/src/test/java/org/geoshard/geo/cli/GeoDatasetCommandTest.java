@@ -1,0 +1,82 @@
+package org.geoshard.geo.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.geoshard.geo.TestCities;
+import org.geoshard.geo.dataset.DatasetFormula;
+import org.geoshard.geo.dataset.Placement;
+import org.geoshard.geo.dataset.RestaurantDataset;
+import org.geoshard.geo.dataset.RestaurantJson;
+import org.geoshard.harness.cli.ExitCodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class GeoDatasetCommandTest {
+  @TempDir
+  Path dir;
+
+  private Path cities() throws Exception {
+    StringBuilder tsv = new StringBuilder("geonameid\tname\tcountry\tlatitude\tlongitude\tpopulation\n");
+    TestCities.FIVE.forEach(c -> tsv.append(c.geonameId()).append('\t').append(c.name()).append('\t').append(c.country())
+        .append('\t').append(c.latitude()).append('\t').append(c.longitude()).append('\t').append(c.population()).append('\n'));
+    return Files.writeString(dir.resolve("cities.tsv"), tsv.toString());
+  }
+
+  private int run(ByteArrayOutputStream out, String... args) {
+    return new CommandLine(new GeoDatasetCommand(new PrintStream(out, true, StandardCharsets.UTF_8))).execute(args);
+  }
+
+  @Test
+  void statsDescribeTheDataset() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = run(out, "--stats", "-p", "geo.cities=" + cities(), "-p", "geo.scale=0.01");
+    assertThat(code).isEqualTo(ExitCodes.OK);
+    JsonNode stats = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+    RestaurantDataset dataset = new RestaurantDataset(TestCities.FIVE, 0.01, Placement.UNIFORM_DISTANCE, 1);
+    long bytes = 0;
+    for (long k = 0; k < dataset.size(); k++) {
+      bytes += RestaurantJson.toJson(dataset.restaurant(k)).getBytes(StandardCharsets.UTF_8).length + 1;
+    }
+    assertThat(stats.get("cities").asInt()).isEqualTo(5);
+    assertThat(stats.get("restaurants").asLong()).isEqualTo(dataset.size());
+    assertThat(stats.get("minRadius").asInt()).isEqualTo(1_000);
+    assertThat(stats.get("maxRadius").asInt()).isEqualTo(DatasetFormula.MAX_RADIUS_METERS);
+    assertThat(stats.get("bytes").asLong()).isEqualTo(bytes);
+  }
+
+  @Test
+  void outWritesOneImportableDocumentPerLine() throws Exception {
+    Path file = dir.resolve("out/restaurants.jsonl.gz");
+    int code = run(new ByteArrayOutputStream(), "--out", file.toString(), "-p", "geo.cities=" + cities(),
+        "-p", "geo.scale=0.005", "-p", "seed=3");
+    assertThat(code).isEqualTo(ExitCodes.OK);
+    RestaurantDataset dataset = new RestaurantDataset(TestCities.FIVE, 0.005, Placement.UNIFORM_DISTANCE, 3);
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)),
+        StandardCharsets.UTF_8))) {
+      List<String> lines = in.lines().toList();
+      assertThat(lines).hasSize((int) dataset.size());
+      assertThat(lines.get(17)).isEqualTo(RestaurantJson.toJson(dataset.restaurant(17)));
+      assertThat(new ObjectMapper().readTree(lines.get(0)).get("_id").asLong()).isZero();
+    }
+  }
+
+  @Test
+  void badInputExitsTwo() throws Exception {
+    assertThat(run(new ByteArrayOutputStream(), "--stats", "-p", "geo.scael=0.1")).isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--stats", "-p", "geo.cities=" + dir.resolve("none.tsv")))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--stats", "--out", "x.jsonl")).isEqualTo(ExitCodes.USAGE);
+  }
+}
