@@ -1,5 +1,6 @@
 package org.geoshard.harness.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.Formats;
+import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
@@ -19,6 +21,7 @@ import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import site.ycsb.BasicDB;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
@@ -29,7 +32,8 @@ import site.ycsb.workloads.CoreWorkload;
 @Command(header = "Measures the harness's own overhead (noop binding, read-only mix).",
     name = "bench", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
     description = {"Measures the harness's own overhead: noop binding, CoreWorkload read-only (workloadc),",
-        "once with per-operation measurement (measurementtype=hdrhistogram) and once without (none).", ""})
+        "once with per-operation measurement (measurementtype=hdrhistogram) and once without (none);",
+        "then how long the per-second latency check takes with -check-threads busy client threads.", ""})
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "-threads", paramLabel = "N", description = "Client threads (default ${DEFAULT-VALUE}).")
   int threads = 4;
@@ -40,7 +44,12 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "-warmup", paramLabel = "S", description = "Seconds of unrecorded warm-up first (default ${DEFAULT-VALUE}).")
   int warmup = 3;
 
+  @Option(names = "-check-threads", paramLabel = "N",
+      description = "Threads of the latency-check measurement (default ${DEFAULT-VALUE}).")
+  int checkThreads = 1000;
+
   private final PrintStream out;
+  private double checkThroughput;
 
   public BenchCommand() {
     this(System.out);
@@ -62,6 +71,7 @@ public final class BenchCommand implements Callable<Integer> {
       }
       RunResult measured = runOnce(scratch.resolve("measured"), true, seconds);
       RunResult unmeasured = runOnce(scratch.resolve("unmeasured"), false, seconds);
+      JsonNode sampler = latencyCheckAtScale(scratch.resolve("ramp"));
       out.printf("harness overhead: noop binding, CoreWorkload read-only (workloadc), %d threads, %d s per run,"
           + " %d cores, Java %s%n", threads, seconds, Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.version"));
@@ -71,10 +81,36 @@ public final class BenchCommand implements Callable<Integer> {
       out.printf("measurement costs %s%% of the unmeasured rate; READ p50 %d us, p99 %d us (measured run)%n",
           Formats.decimal(100.0 * (1 - measured.throughput() / unmeasured.throughput()), 1),
           measured.perOperation().get("READ").p50Us(), measured.perOperation().get("READ").p99Us());
+      out.printf("latency check with %d threads (BasicDB sleeping 0-10 ms, one %d s ramp step, %s ops/s): sampling"
+          + " one second and judging the rule took %s us on average, %s us at most, over %s intervals%n", checkThreads,
+          seconds, Formats.grouped(Math.round(checkThroughput)), sampler.path("meanMicros").asText(),
+          sampler.path("maxMicros").asText(), sampler.path("intervals").asText());
       return measured.hasFailures() || unmeasured.hasFailures() ? ExitCodes.FAILED : ExitCodes.OK;
     } finally {
       deleteRecursively(scratch);
     }
+  }
+
+  /**
+   * A closed-loop ramp step of {@code checkThreads} threads against YCSB's BasicDB sleeping up to
+   * 10 ms per operation (threads that wait, as they wait for a database): how long the sampler takes
+   * each second (taking the interval histograms, writing the files, judging the latency rule).
+   */
+  private JsonNode latencyCheckAtScale(Path folder) throws ConfigException, StartFailedException, IOException {
+    Properties properties = workloadc();
+    properties.setProperty("ramp.mode", "threads");
+    properties.setProperty("ramp.start", Integer.toString(checkThreads));
+    properties.setProperty("ramp.maxthreads", Integer.toString(checkThreads));
+    properties.setProperty("ramp.interval", Integer.toString(seconds));
+    properties.setProperty("stats.warmup", "0");
+    properties.setProperty(RunSettings.STATUS_INTERVAL, "0");
+    properties.setProperty(RunSettings.RESULTS_DIR, folder.toString());
+    properties.setProperty("basicdb.simulatedelay", "10");
+    properties.setProperty("basicdb.verbose", "false");
+    RunSettings settings = RunSettings.fromProperties(Phase.RUN, properties, "bench");
+    RunResult result = new Runner(settings, properties, new Binding("basic", BasicDB.class), folder).execute();
+    checkThroughput = result.throughput();
+    return RunFolder.json().readTree(folder.resolve(RunFolder.RUN_JSON).toFile()).path("sampler");
   }
 
   private void print(String type, RunResult result) {

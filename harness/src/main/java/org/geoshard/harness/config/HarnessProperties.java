@@ -1,6 +1,7 @@
 package org.geoshard.harness.config;
 
 import java.util.Set;
+import org.geoshard.harness.ramp.RampSettings;
 import org.geoshard.harness.run.RunSettings;
 
 /** The property names the harness reads, and the prefixes it owns. */
@@ -15,6 +16,10 @@ public final class HarnessProperties implements PropertyCatalog {
     return Set.of(RunSettings.WORKLOAD, RunSettings.THREAD_COUNT, RunSettings.OPERATION_COUNT,
         RunSettings.RECORD_COUNT, RunSettings.INSERT_START, RunSettings.INSERT_COUNT, RunSettings.TARGET,
         RunSettings.MAX_EXECUTION_TIME, RunSettings.MEASUREMENT_TYPE, RunSettings.MEASUREMENT_INTERVAL,
-        RunSettings.STATUS_INTERVAL, RunSettings.SEED, RunSettings.RESULTS_DIR, RunSettings.RESULTS_LABEL);
+        RunSettings.STATUS_INTERVAL, RunSettings.SEED, RunSettings.RESULTS_DIR, RunSettings.RESULTS_LABEL,
+        RampSettings.MODE, RampSettings.START, RampSettings.STEP, RampSettings.INTERVAL, RampSettings.MAX_THREADS,
+        RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
+        RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
+        RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP);
   }
 }

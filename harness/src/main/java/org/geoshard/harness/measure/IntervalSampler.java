@@ -28,6 +28,9 @@ public final class IntervalSampler {
   private long startEpochMs;
   private long index;
   private long lastEndEpochMs;
+  private long sampled;
+  private long totalCostNanos;
+  private long maxCostNanos;
 
   public IntervalSampler(Meters meters, long period, TimeUnit unit, IntSupplier threads) {
     if (period <= 0) {
@@ -98,8 +101,16 @@ public final class IntervalSampler {
     }
   }
 
+  /** How long taking one interval and running every listener took: {count, mean ns, max ns}. */
+  public long[] cost() {
+    synchronized (sampleLock) {
+      return new long[] {sampled, sampled == 0 ? 0 : totalCostNanos / sampled, maxCostNanos};
+    }
+  }
+
   private void sampleOnce() {
     synchronized (sampleLock) {
+      long began = System.nanoTime();
       long end = System.currentTimeMillis();
       List<IntervalSample> samples = meters.sampleAll();
       Interval interval = new Interval(++index, lastEndEpochMs, end, threads.getAsInt(), samples);
@@ -112,6 +123,10 @@ public final class IntervalSampler {
           LOG.error("{} failed on interval {}: {}", listener.getClass().getSimpleName(), interval.index(), e.toString(), e);
         }
       }
+      long cost = System.nanoTime() - began;
+      sampled++;
+      totalCostNanos += cost;
+      maxCostNanos = Math.max(maxCostNanos, cost);
     }
   }
 }

@@ -1,9 +1,16 @@
 package org.geoshard.harness.output;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.geoshard.harness.config.PropertyReader;
 import org.geoshard.harness.measure.LatencyStats;
+import org.geoshard.harness.ramp.RampResult;
+import org.geoshard.harness.ramp.SlaRule;
+import org.geoshard.harness.ramp.StepRecord;
+import org.geoshard.harness.stats.Plateau;
 import org.geoshard.harness.run.RunResult;
 
 /** Writes {@code summary.json} (for programs) and {@code summary.txt} (for people, YCSB's style). */
@@ -30,7 +37,67 @@ public final class Summary {
     Map<String, Object> perOperation = new LinkedHashMap<>();
     operations.forEach((name, stats) -> perOperation.put(name, stats(stats)));
     json.put("perOperation", perOperation);
+    RampResult ramp = result.ramp();
+    if (ramp != null) {
+      Map<String, Object> rampJson = new LinkedHashMap<>();
+      rampJson.put("mode", PropertyReader.choiceName(ramp.mode()));
+      SlaRule rule = ramp.rule();
+      Map<String, Object> sla = new LinkedHashMap<>();
+      sla.put("percentile", rule.percentile());
+      sla.put("latencyMs", rule.latencyUs() / 1000);
+      sla.put("timeoutMs", rule.timeoutUs() / 1000);
+      sla.put("maxErrors", rule.maxErrors());
+      sla.put("perOperation", rule.perOperation());
+      rampJson.put("sla", sla);
+      List<Map<String, Object>> steps = new ArrayList<>();
+      for (StepRecord step : ramp.steps()) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("step", step.step());
+        s.put("threads", step.threads());
+        s.put("offeredOpsPerSec", step.offeredOpsPerSec() == null ? null : round(step.offeredOpsPerSec()));
+        s.put("startSecond", step.startSecond());
+        s.put("endSecond", step.endSecond());
+        s.put("operations", step.operations());
+        s.put("errors", step.errors());
+        s.put("timeouts", step.timeouts());
+        s.put("throughput", round(step.throughput()));
+        s.put("p50Us", step.p50Us());
+        s.put("p95Us", step.p95Us());
+        s.put("p98Us", step.p98Us());
+        s.put("p99Us", step.p99Us());
+        s.put("maxUs", step.maxUs());
+        s.put("withinLatencyPercent", round(step.withinLatencyPercent()));
+        s.put("verdict", step.verdict().label());
+        steps.add(s);
+      }
+      rampJson.put("steps", steps);
+      json.put("ramp", rampJson);
+      json.put("maxSustainedThroughput", ramp.maxSustainedThroughput() == null ? null : round(ramp.maxSustainedThroughput()));
+      json.put("peakStep", ramp.peakStep());
+      json.put("peakThreads", ramp.peakThreads());
+    }
+    Plateau plateau = result.plateau();
+    if (plateau != null) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("fromSecond", plateau.fromSecond());
+      p.put("toSecond", plateau.toSecond());
+      p.put("seconds", plateau.seconds());
+      p.put("meanOpsPerSec", round(plateau.meanOpsPerSec()));
+      p.put("minOpsPerSec", round(plateau.minOpsPerSec()));
+      p.put("maxOpsPerSec", round(plateau.maxOpsPerSec()));
+      p.put("ci95Low", finite(plateau.ci95Low()));
+      p.put("ci95High", finite(plateau.ci95High()));
+      p.put("batchSeconds", plateau.batchSeconds());
+      p.put("batches", plateau.batches());
+      p.put("batchesIndependent", plateau.batchesIndependent());
+      json.put("plateau", p);
+    }
     return json;
+  }
+
+  /** JSON has no NaN: an interval that cannot be computed (too few seconds) is null. */
+  private static Double finite(double value) {
+    return Double.isFinite(value) ? round(value) : null;
   }
 
   private static Map<String, Object> stats(LatencyStats s) {
@@ -57,6 +124,30 @@ public final class Summary {
     line(out, "OVERALL", "Threads", Integer.toString(result.threads()));
     line(out, "OVERALL", "ThreadFailures", Integer.toString(result.threadFailures()));
     line(out, "OVERALL", "StopReason", result.stopReason().label());
+    RampResult ramp = result.ramp();
+    if (ramp != null) {
+      line(out, "OVERALL", "MaxSustainedThroughput(ops/sec)",
+          ramp.maxSustainedThroughput() == null ? "none (no step met the rule)" : Formats.decimal(ramp.maxSustainedThroughput(), 2));
+      line(out, "OVERALL", "PeakThreads", ramp.peakThreads() == null ? "-" : ramp.peakThreads().toString());
+      for (StepRecord step : ramp.steps()) {
+        line(out, "RAMP", "Step " + step.step(), step.threads() + " threads"
+            + (step.offeredOpsPerSec() == null ? "" : ", offered " + Formats.decimal(step.offeredOpsPerSec(), 1) + " ops/sec")
+            + ", " + Formats.decimal(step.throughput(), 2) + " ops/sec, p98 " + step.p98Us() + " us, "
+            + Formats.decimal(step.withinLatencyPercent(), 2) + "% within " + ramp.rule().latencyUs() / 1000 + " ms, "
+            + step.errors() + " errors, " + step.timeouts() + " timeouts, " + step.verdict().label());
+      }
+    }
+    Plateau plateau = result.plateau();
+    if (plateau != null) {
+      line(out, "PLATEAU", "Seconds", plateau.fromSecond() + "-" + plateau.toSecond() + " (" + plateau.seconds() + " s)");
+      line(out, "PLATEAU", "Mean(ops/sec)", Formats.decimal(plateau.meanOpsPerSec(), 2));
+      line(out, "PLATEAU", "Min(ops/sec)", Formats.decimal(plateau.minOpsPerSec(), 2));
+      line(out, "PLATEAU", "Max(ops/sec)", Formats.decimal(plateau.maxOpsPerSec(), 2));
+      line(out, "PLATEAU", "CI95(ops/sec)", Double.isFinite(plateau.ci95Low())
+          ? Formats.decimal(plateau.ci95Low(), 2) + " to " + Formats.decimal(plateau.ci95High(), 2) + " (batch means, "
+              + plateau.batches() + " batches of " + plateau.batchSeconds() + " s)"
+          : "n/a (fewer than 10 seconds)");
+    }
     operations.forEach((name, s) -> {
       line(out, name, "Operations", Long.toString(s.count()));
       line(out, name, "AverageLatency(us)", Formats.decimal(s.meanUs(), 2));

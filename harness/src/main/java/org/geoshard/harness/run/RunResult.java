@@ -3,6 +3,8 @@ package org.geoshard.harness.run;
 import java.nio.file.Path;
 import java.util.Map;
 import org.geoshard.harness.measure.LatencyStats;
+import org.geoshard.harness.ramp.RampResult;
+import org.geoshard.harness.stats.Plateau;
 
 /**
  * What a load or run measured.
@@ -10,17 +12,23 @@ import org.geoshard.harness.measure.LatencyStats;
  * @param runtimeMs from the moment all threads were released to the moment the last one finished
  * @param throughput measured operations per second over {@code runtimeMs}
  * @param threadFailures threads that crashed (their finished operations are still counted)
+ * @param threads client threads at the end
+ * @param ramp the max-throughput search, or null for a run with fixed threads
+ * @param plateau per-second throughput statistics of the plateau, or null if it is empty
  */
 public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long operations, long errors,
                         double throughput, int threads, int threadFailures, LatencyStats overall,
-                        Map<String, LatencyStats> perOperation) {
+                        Map<String, LatencyStats> perOperation, RampResult ramp, Plateau plateau) {
 
   public RunResult {
     perOperation = Map.copyOf(perOperation);
   }
 
-  /** True when something went wrong that the user must look at: errors, crashes, a failed start. */
+  /**
+   * True when something went wrong that the user must look at: a failed start, a crashed thread, or
+   * operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
+   */
   public boolean hasFailures() {
-    return errors > 0 || threadFailures > 0 || stopReason == StopReason.FAILED;
+    return threadFailures > 0 || stopReason == StopReason.FAILED || (ramp == null && errors > 0);
   }
 }

@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.ramp.RampMode;
+import org.geoshard.harness.ramp.RampSettings;
 
 /**
  * The harness's own settings for one load or run, read from YCSB-style properties with YCSB's names
@@ -46,6 +48,7 @@ public final class RunSettings {
   private final long seed;
   private final Path resultsDir;
   private final String label;
+  private final RampSettings ramp;
 
   private RunSettings(Builder b) {
     this.phase = Objects.requireNonNull(b.phase, "phase");
@@ -62,6 +65,7 @@ public final class RunSettings {
     this.seed = b.seed;
     this.resultsDir = b.resultsDir;
     this.label = Objects.requireNonNull(b.label, "label");
+    this.ramp = Objects.requireNonNull(b.ramp, "ramp");
   }
 
   public static Builder builder(Phase phase, String workloadClass) {
@@ -105,7 +109,24 @@ public final class RunSettings {
       in.problem("Properties insertstart (" + insertStart + ") + insertcount (" + b.insertCount
           + ") exceed recordcount (" + b.recordCount + ").");
     }
-    if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()) {
+    try {
+      b.ramp = RampSettings.fromProperties(properties);
+    } catch (ConfigException e) {
+      e.problems().forEach(in::problem);
+    }
+    if (b.ramp != null && b.ramp.mode() != RampMode.NONE) {
+      if (phase == Phase.LOAD) {
+        in.problem("Property 'ramp.mode' (" + PropertyReader.choiceName(b.ramp.mode()) + ") applies to the run phase;"
+            + " a load runs with threadcount threads.");
+      }
+      if (b.ramp.mode() == RampMode.RATE) {
+        b.measurementInterval = MeasurementInterval.INTENDED;
+      }
+      if (b.targetOpsPerSecond > 0) {
+        in.problem("Property 'target' does not go with 'ramp.mode': a closed-loop ramp runs as fast as it can, an"
+            + " open-loop ramp sets its rate with ramp.rate.start and ramp.rate.step.");
+      }
+    } else if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()) {
       in.problem("Nothing to run: property 'operationcount' is 0 and 'maxexecutiontime' is not set;"
           + " set one of them (operationcount=0 with maxexecutiontime runs until the time is up).");
     }
@@ -182,12 +203,26 @@ public final class RunSettings {
     return label;
   }
 
+  /** The max-throughput search, or mode NONE for a run with a fixed number of threads. */
+  public RampSettings ramp() {
+    return ramp;
+  }
+
+  /** Threads at the start: {@code threadcount}, or the ramp's first step. */
+  public int initialThreads() {
+    return ramp.initialThreads(threads);
+  }
+
   /**
-   * How many operations the phase performs over all threads, 0 meaning "until stopped by time".
+   * How many operations the phase performs over all threads, 0 meaning "until stopped" (by time, or
+   * by the ramp, which ignores {@code operationcount}).
    * A load inserts {@code insertcount} records if set, else {@code recordcount} (YCSB's rule); the
    * workload may supply the record count when the user did not.
    */
   public long plannedOperations(long workloadRecordCount) {
+    if (ramp.mode() != RampMode.NONE) {
+      return 0;
+    }
     if (phase == Phase.RUN) {
       return operationCount;
     }
@@ -213,6 +248,7 @@ public final class RunSettings {
     private long seed = DEFAULT_SEED;
     private Path resultsDir;
     private String label = "default";
+    private RampSettings ramp = RampSettings.none();
 
     private Builder(Phase phase, String workloadClass) {
       this.phase = phase;

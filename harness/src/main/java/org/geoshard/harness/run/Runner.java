@@ -7,8 +7,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,13 @@ import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.output.StatusReporter;
 import org.geoshard.harness.output.Summary;
 import org.geoshard.harness.output.TimeseriesWriter;
+import org.geoshard.harness.ramp.RampController;
+import org.geoshard.harness.ramp.RampMode;
+import org.geoshard.harness.ramp.RampResult;
+import org.geoshard.harness.ramp.RampSettings;
+import org.geoshard.harness.ramp.StepRecord;
+import org.geoshard.harness.stats.Plateau;
+import org.geoshard.harness.stats.Timeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.Workload;
@@ -56,8 +65,9 @@ public final class Runner {
   private final AtomicInteger crashed = new AtomicInteger();
   private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
   private final AtomicReference<Throwable> startFailure = new AtomicReference<>();
-  private final List<Worker> workers = new ArrayList<>();
-  private final List<Thread> threads = new ArrayList<>();
+  private final List<Worker> workers = new CopyOnWriteArrayList<>();
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+  private final Pacer pacer = new Pacer(0);
   private CountDownLatch ready;
   private volatile boolean stopRequested;
   private Workload workload;
@@ -95,12 +105,20 @@ public final class Runner {
         settings.phase().commandName(), binding.name(), settings.label());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
-    record.put("threads", settings.threads()).put("plannedOperations", planned).put("seed", settings.seed());
+    record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed());
     record.time("createdTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());
 
-    startWorkers(planned);
+    RampSettings rampSettings = settings.ramp();
+    boolean ramping = rampSettings.mode() != RampMode.NONE;
+    pacer.setRate(switch (rampSettings.mode()) {
+      case RATE -> rampSettings.startRate() / rampSettings.rateThreads();
+      case THREADS -> 0;
+      case NONE -> settings.targetOpsPerSecond() / settings.threads();
+    });
+    ready = new CountDownLatch(settings.initialThreads());
+    startWorkers(settings.initialThreads(), planned);
     awaitReady();
     if (startFailure.get() != null) {
       stop(StopReason.FAILED);
@@ -113,7 +131,13 @@ public final class Runner {
 
     IntervalSampler sampler = new IntervalSampler(meters, 1, TimeUnit.SECONDS, running::get);
     Totals totals = new Totals();
+    Timeline timeline = new Timeline();
+    RampController ramp = ramping ? new RampController(rampSettings) : null;
     sampler.addListener(totals);
+    sampler.addListener(timeline);
+    if (ramp != null) {
+      sampler.addListener(ramp);
+    }
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
     sampler.addListener(new HlogWriters(folder.path(), startMs));
@@ -124,7 +148,11 @@ public final class Runner {
     long startNanos = System.nanoTime();
     startGate.countDown();
 
-    waitForEnd(startNanos);
+    if (ramp == null) {
+      waitForEnd(startNanos);
+    } else {
+      driveRamp(ramp, startNanos);
+    }
     workload.requestStop();
     boolean allEnded = joinWorkers(STOP_GRACE);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
@@ -133,9 +161,14 @@ public final class Runner {
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
+    RampResult rampResult = ramp == null ? null : ramp.finish();
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
-        operations * 1000.0 / runtimeMs, settings.threads(), crashed.get(), totals.overall(), totals.perOperation());
+        operations * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
+        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()));
     Summary.write(folder, result, totals.perOperation());
+    long[] samplerCost = sampler.cost();
+    record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
+        "maxMicros", samplerCost[2] / 1000));
     record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
@@ -197,17 +230,21 @@ public final class Runner {
     LOG.error("Thread {} could not clean its binding up (data it buffered may be lost): {}", id, describe(e), e);
   }
 
-  private void startWorkers(long planned) {
-    int n = settings.threads();
-    ready = new CountDownLatch(n);
-    double perThreadRate = settings.targetOpsPerSecond() / n;
-    long intervalNanos = perThreadRate > 0 ? Math.max(1, Math.round(1e9 / perThreadRate)) : 0;
+  /**
+   * Starts {@code count} more client threads. With a planned operation count the threads share it as
+   * YCSB does ({@code planned / count}, the first {@code planned % count} threads one more).
+   */
+  private void startWorkers(int count, long planned) {
+    int first = workers.size();
+    int threadCountForWorkload = settings.ramp().mode() == RampMode.THREADS ? settings.ramp().maxThreads() : count;
     boolean load = settings.phase() == Phase.LOAD;
-    for (int id = 0; id < n; id++) {
-      long share = planned / n + (id < planned % n ? 1 : 0);
+    List<Thread> started = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int id = first + i;
+      long share = planned / count + (i < planned % count ? 1 : 0);
       MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(),
           settings.measurementInterval(), errorReporter);
-      Worker worker = new Worker(id, n, db, workload, load, share, intervalNanos, this);
+      Worker worker = new Worker(id, threadCountForWorkload, db, workload, load, share, pacer, this);
       Thread thread = new Thread(() -> {
         running.incrementAndGet();
         try {
@@ -219,8 +256,60 @@ public final class Runner {
       thread.setDaemon(true);
       workers.add(worker);
       threads.add(thread);
+      started.add(thread);
     }
-    threads.forEach(Thread::start);
+    started.forEach(Thread::start);
+  }
+
+  /** Follows the ramp's decisions until it stops, the time is up, or the run is stopped. */
+  private void driveRamp(RampController ramp, long startNanos) {
+    long deadline = settings.maxExecutionTime().isZero() ? Long.MAX_VALUE
+        : startNanos + settings.maxExecutionTime().toNanos();
+    while (!stopRequested) {
+      if (System.nanoTime() >= deadline) {
+        stop(StopReason.TIME);
+        return;
+      }
+      if (startFailure.get() != null || crashed.get() > 0) {
+        LOG.error("Client threads failed during the ramp; stopping.");
+        stop(StopReason.FAILED);
+        return;
+      }
+      if (running.get() == 0) {
+        stop(StopReason.COMPLETED);  // the workload ended every thread (doTransaction returned false)
+        return;
+      }
+      RampController.Decision decision;
+      try {
+        decision = ramp.nextDecision(100, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop(StopReason.INTERRUPTED);
+        return;
+      }
+      if (decision instanceof RampController.Decision.Stop stopDecision) {
+        stop(stopDecision.reason());
+      } else if (decision instanceof RampController.Decision.NextStep next) {
+        if (settings.ramp().mode() == RampMode.THREADS) {
+          startWorkers(next.threads() - workers.size(), 0);
+        } else {
+          pacer.setRate(next.offeredRate() / workers.size());
+        }
+      }
+    }
+  }
+
+  /** The plateau: the peak step's window of a ramp, or the whole run, less the warm-up. */
+  private static Plateau plateau(Timeline timeline, RampResult ramp, long warmupSeconds) {
+    List<Timeline.Point> points = timeline.points();
+    if (points.isEmpty()) {
+      return null;
+    }
+    if (ramp == null) {
+      return Plateau.of(points, 1, points.get(points.size() - 1).second(), warmupSeconds);
+    }
+    StepRecord peak = ramp.peak();
+    return peak == null ? null : Plateau.of(points, peak.startSecond(), peak.endSecond(), warmupSeconds);
   }
 
   private void awaitReady() {

@@ -11,7 +11,15 @@ public enum StopReason {
   /** Ctrl-C or SIGTERM. */
   INTERRUPTED,
   /** A thread failed to start or crashed, or the binding could not be initialised. */
-  FAILED;
+  FAILED,
+  /** Ramp: a step broke the latency rule. */
+  SLA,
+  /** Ramp: a request took longer than {@code sla.timeout.ms}. */
+  TIMEOUT,
+  /** Ramp: a step had more errors than {@code sla.maxerrors}. */
+  ERRORS,
+  /** Ramp: the last step ({@code ramp.maxthreads}, or {@code ramp.rate.max}) met the rule. */
+  MAXTHREADS;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

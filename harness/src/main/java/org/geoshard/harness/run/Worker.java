@@ -15,24 +15,24 @@ final class Worker implements Runnable {
   private final Workload workload;
   private final boolean load;
   private final long operations;
-  private final long intervalNanos;
+  private final Pacer pacer;
   private final Runner runner;
   /** Operations this thread performed; read after the thread ended (join orders the write). */
   private long done;
 
   /**
    * @param operations this thread's share; 0 means until stopped
-   * @param intervalNanos time between two intended starts for this thread; 0 means no pacing
+   * @param pacer the spacing of intended starts, shared by all threads
    */
   Worker(int id, int threadCount, MeasuredDB db, Workload workload, boolean load, long operations,
-      long intervalNanos, Runner runner) {
+      Pacer pacer, Runner runner) {
     this.id = id;
     this.threadCount = threadCount;
     this.db = db;
     this.workload = workload;
     this.load = load;
     this.operations = operations;
-    this.intervalNanos = intervalNanos;
+    this.pacer = pacer;
     this.runner = runner;
   }
 
@@ -67,14 +67,19 @@ final class Worker implements Runnable {
   }
 
   private void loop(Object state) {
-    long start = System.nanoTime();
     long count = 0;
+    long intended = System.nanoTime();
     try {
       while (!runner.stopRequested() && (operations == 0 || count < operations)) {
-        if (intervalNanos > 0) {
-          long intended = start + count * intervalNanos;
+        long interval = pacer.intervalNanos();
+        if (interval > 0) {
+          // A fixed schedule: a late operation does not push the ones after it (no coordinated omission).
           pauseUntil(intended);
           db.intendedStart(intended);
+          intended += interval;
+        } else {
+          db.intendedStart(0);
+          intended = System.nanoTime();
         }
         boolean more = load ? workload.doInsert(db, state) : workload.doTransaction(db, state);
         count++;

@@ -1,0 +1,125 @@
+package org.geoshard.harness.merge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.measure.Interval;
+import org.geoshard.harness.measure.IntervalSample;
+import org.geoshard.harness.measure.OperationMeter;
+import org.geoshard.harness.output.HlogWriters;
+import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.output.TimeseriesWriter;
+
+/**
+ * One run folder read back as the intervals that were measured: histograms from the {@code .hlog}
+ * files, errors and threads from {@code timeseries.csv}, and the run's {@code run.json} and
+ * {@code summary.json}.
+ */
+record SourceRun(Path folder, JsonNode record, JsonNode summary, List<Interval> intervals) {
+
+  static SourceRun read(Path folder) throws ConfigException, IOException {
+    for (String name : List.of(RunFolder.RUN_JSON, RunFolder.SUMMARY_JSON, TimeseriesWriter.FILE_NAME)) {
+      if (!Files.isRegularFile(folder.resolve(name))) {
+        throw new ConfigException(folder.resolve(name) + " is missing: " + folder + " is not a complete run folder.");
+      }
+    }
+    JsonNode record = readJson(folder.resolve(RunFolder.RUN_JSON));
+    JsonNode summary = readJson(folder.resolve(RunFolder.SUMMARY_JSON));
+    Map<Long, Row> rows = readTimeseries(folder.resolve(TimeseriesWriter.FILE_NAME));
+    Map<Long, Map<String, Histogram>> histograms = readHlogs(folder);
+    List<Interval> intervals = new ArrayList<>();
+    for (Row row : rows.values()) {
+      Map<String, Histogram> byOperation = histograms.getOrDefault(row.startEpochMs, Map.of());
+      List<IntervalSample> samples = new ArrayList<>();
+      for (Map.Entry<String, Long> errors : row.errors.entrySet()) {
+        Histogram histogram = byOperation.getOrDefault(errors.getKey(), OperationMeter.newHistogram());
+        samples.add(new IntervalSample(errors.getKey(), histogram, errors.getValue()));
+      }
+      intervals.add(new Interval(row.second, row.startEpochMs, row.startEpochMs + row.intervalMs, row.threads, samples));
+    }
+    return new SourceRun(folder, record, summary, intervals);
+  }
+
+  long startEpochMs() {
+    return intervals.isEmpty() ? 0 : intervals.get(0).startEpochMs();
+  }
+
+  long endEpochMs() {
+    return intervals.isEmpty() ? 0 : intervals.get(intervals.size() - 1).endEpochMs();
+  }
+
+  private static JsonNode readJson(Path file) throws ConfigException {
+    try {
+      return RunFolder.json().readTree(file.toFile());
+    } catch (IOException e) {
+      throw new ConfigException(file + " is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  private static final class Row {
+    long second;
+    long startEpochMs;
+    long intervalMs;
+    int threads;
+    final Map<String, Long> errors = new LinkedHashMap<>();
+  }
+
+  private static Map<Long, Row> readTimeseries(Path file) throws IOException, ConfigException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    if (lines.isEmpty() || !lines.get(0).equals(TimeseriesWriter.HEADER)) {
+      throw new ConfigException(file + " line 1: not the header of a geoshard time series.");
+    }
+    Map<Long, Row> rows = new TreeMap<>();
+    for (int i = 1; i < lines.size(); i++) {
+      String[] cells = lines.get(i).split(",", -1);
+      try {
+        long second = Long.parseLong(cells[0]);
+        Row row = rows.computeIfAbsent(second, s -> new Row());
+        row.second = second;
+        row.startEpochMs = Long.parseLong(cells[1]);
+        row.intervalMs = Long.parseLong(cells[2]);
+        row.errors.put(cells[3], Long.parseLong(cells[5]));
+        row.threads = Integer.parseInt(cells[12]);
+      } catch (RuntimeException e) {
+        throw new ConfigException(file + " line " + (i + 1) + ": malformed row (" + e.getMessage() + ").");
+      }
+    }
+    return rows;
+  }
+
+  /** Interval histograms of every operation, by the interval's start time. */
+  private static Map<Long, Map<String, Histogram>> readHlogs(Path folder) throws IOException, ConfigException {
+    Map<Long, Map<String, Histogram>> byStart = new TreeMap<>();
+    List<Path> logs;
+    try (Stream<Path> files = Files.list(folder)) {
+      logs = files.filter(p -> p.getFileName().toString().endsWith(HlogWriters.SUFFIX)).sorted().toList();
+    }
+    for (Path log : logs) {
+      String name = log.getFileName().toString();
+      String operation = name.substring(0, name.length() - HlogWriters.SUFFIX.length());
+      try (HistogramLogReader reader = new HistogramLogReader(new File(log.toString()))) {
+        EncodableHistogram histogram;
+        while ((histogram = reader.nextIntervalHistogram()) != null) {
+          byStart.computeIfAbsent(histogram.getStartTimeStamp(), s -> new LinkedHashMap<>())
+              .put(operation, (Histogram) histogram);
+        }
+      } catch (RuntimeException e) {
+        throw new ConfigException(log + " is not a readable HdrHistogram log: " + e);
+      }
+    }
+    return byStart;
+  }
+}

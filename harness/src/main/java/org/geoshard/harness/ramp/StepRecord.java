@@ -1,0 +1,15 @@
+package org.geoshard.harness.ramp;
+
+/**
+ * One step of a ramp as written to {@code summary.json}: its load, what it achieved over its window
+ * (all operations but CLEANUP), and the rule's verdict.
+ *
+ * @param offeredOpsPerSec the offered rate in an open-loop ramp, null in a closed loop
+ * @param startSecond first interval ({@code second} in timeseries.csv) of the step's window
+ * @param endSecond last interval of the step's window
+ * @param withinLatencyPercent share of requests within the latency limit
+ */
+public record StepRecord(int step, int threads, Double offeredOpsPerSec, long startSecond, long endSecond,
+                         long operations, long errors, long timeouts, double throughput, long p50Us, long p95Us,
+                         long p98Us, long p99Us, long maxUs, double withinLatencyPercent, Verdict verdict) {
+}

@@ -1,0 +1,21 @@
+package org.geoshard.harness.ramp;
+
+import java.util.Locale;
+
+/** What the latency rule says about one ramp step. */
+public enum Verdict {
+  /** The step met the rule: its throughput counts as sustained. */
+  PASS,
+  /** More than the allowed share of requests were slower than the latency limit. */
+  SLA,
+  /** A request took longer than the timeout. */
+  TIMEOUT,
+  /** More errors than allowed. */
+  ERRORS,
+  /** The run stopped before the step's window was complete; it is not judged. */
+  PARTIAL;
+
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

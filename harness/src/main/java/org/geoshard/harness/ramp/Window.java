@@ -1,0 +1,57 @@
+package org.geoshard.harness.ramp;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.geoshard.harness.measure.Interval;
+import org.geoshard.harness.measure.IntervalSample;
+import org.geoshard.harness.measure.OperationMeter;
+import org.geoshard.harness.measure.Totals;
+
+/** The intervals of one ramp step, added up: all operations but CLEANUP, and each on its own. */
+public final class Window {
+  private final Histogram overall = OperationMeter.newHistogram();
+  private final Map<String, Histogram> perOperation = new LinkedHashMap<>();
+  private long errors;
+  private long firstIndex = -1;
+  private long lastIndex;
+  private long durationMs;
+  private int intervals;
+
+  public void add(Interval interval) {
+    if (firstIndex < 0) {
+      firstIndex = interval.index();
+    }
+    lastIndex = interval.index();
+    durationMs += interval.durationMs();
+    intervals++;
+    for (IntervalSample sample : interval.samples()) {
+      if (Totals.CLEANUP.equals(sample.operation())) {
+        continue;
+      }
+      overall.add(sample.histogram());
+      perOperation.computeIfAbsent(sample.operation(), name -> OperationMeter.newHistogram()).add(sample.histogram());
+      errors += sample.errors();
+    }
+  }
+
+  public int intervals() {
+    return intervals;
+  }
+
+  public boolean isEmpty() {
+    return intervals == 0;
+  }
+
+  /** The verdict of the rule, or PARTIAL when {@code complete} is false. */
+  public StepRecord close(int step, int threads, Double offeredRate, SlaRule rule, boolean complete) {
+    Verdict verdict = complete ? rule.verdict(overall, perOperation, errors) : Verdict.PARTIAL;
+    double seconds = Math.max(1, durationMs) / 1000.0;
+    boolean any = overall.getTotalCount() > 0;
+    return new StepRecord(step, threads, offeredRate, firstIndex, lastIndex, overall.getTotalCount(), errors,
+        rule.timeouts(overall), overall.getTotalCount() / seconds,
+        any ? overall.getValueAtPercentile(50) : 0, any ? overall.getValueAtPercentile(95) : 0,
+        any ? overall.getValueAtPercentile(98) : 0, any ? overall.getValueAtPercentile(99) : 0,
+        any ? overall.getMaxValue() : 0, rule.shareWithinLatency(overall), verdict);
+  }
+}

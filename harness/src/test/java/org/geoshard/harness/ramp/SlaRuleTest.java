@@ -1,0 +1,54 @@
+package org.geoshard.harness.ramp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.geoshard.harness.measure.OperationMeter;
+import org.junit.jupiter.api.Test;
+
+class SlaRuleTest {
+  private static final SlaRule STUDY = new SlaRule(98, 100_000, 10_000_000, 0, false);
+
+  private static Histogram latencies(long fastCount, long fastUs, long slowCount, long slowUs) {
+    Histogram h = OperationMeter.newHistogram();
+    h.recordValueWithCount(fastUs, fastCount);
+    if (slowCount > 0) {
+      h.recordValueWithCount(slowUs, slowCount);
+    }
+    return h;
+  }
+
+  @Test
+  void exactlyTwoPercentSlowStillPasses() {
+    assertThat(STUDY.verdict(latencies(980, 5_000, 20, 150_000), Map.of(), 0)).isEqualTo(Verdict.PASS);
+    assertThat(STUDY.verdict(latencies(979, 5_000, 21, 150_000), Map.of(), 0)).isEqualTo(Verdict.SLA);
+  }
+
+  @Test
+  void theLimitIsInMillisecondsNotWholeSeconds() {
+    // The study compared whole seconds: 900 ms counted as "under 100 ms". Here it does not.
+    assertThat(STUDY.verdict(latencies(900, 5_000, 100, 900_000), Map.of(), 0)).isEqualTo(Verdict.SLA);
+    assertThat(STUDY.shareWithinLatency(latencies(900, 5_000, 100, 900_000))).isEqualTo(90.0);
+  }
+
+  @Test
+  void timeoutsAndErrorsComeFirst() {
+    Histogram oneTimeout = latencies(999, 1_000, 1, 11_000_000);
+    assertThat(STUDY.timeouts(oneTimeout)).isEqualTo(1);
+    assertThat(STUDY.verdict(oneTimeout, Map.of(), 5)).isEqualTo(Verdict.TIMEOUT);
+    assertThat(STUDY.verdict(latencies(1000, 1_000, 0, 0), Map.of(), 1)).isEqualTo(Verdict.ERRORS);
+    assertThat(new SlaRule(98, 100_000, 10_000_000, 3, false).verdict(latencies(1000, 1_000, 0, 0), Map.of(), 3))
+        .isEqualTo(Verdict.PASS);
+  }
+
+  @Test
+  void perOperationRuleCatchesASlowMinority() {
+    Histogram fast = latencies(990, 1_000, 0, 0);
+    Histogram slow = latencies(5, 1_000, 5, 500_000);
+    Histogram overall = latencies(995, 1_000, 5, 500_000);
+    assertThat(STUDY.verdict(overall, Map.of("READ", fast, "SCAN", slow), 0)).isEqualTo(Verdict.PASS);
+    SlaRule strict = new SlaRule(98, 100_000, 10_000_000, 0, true);
+    assertThat(strict.verdict(overall, Map.of("READ", fast, "SCAN", slow), 0)).isEqualTo(Verdict.SLA);
+  }
+}
