@@ -43,7 +43,7 @@ public final class RunRecord {
   }
 
   /** Adds a timed preparation step (creating an index, sharding a collection, ...). */
-  public synchronized void preparationStep(String step, long millis, Map<String, Object> details) {
+  public synchronized void preparationStep(String step, long millis, Map<String, ?> details) {
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("step", step);
     entry.put("millis", millis);

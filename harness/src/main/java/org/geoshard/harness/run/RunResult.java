@@ -15,10 +15,12 @@ import org.geoshard.harness.stats.Plateau;
  * @param threads client threads at the end
  * @param ramp the max-throughput search, or null for a run with fixed threads
  * @param plateau per-second throughput statistics of the plateau, or null if it is empty
+ * @param preparationFailed a preparation step after the load (such as an index build) failed
  */
 public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long operations, long errors,
                         double throughput, int threads, int threadFailures, LatencyStats overall,
-                        Map<String, LatencyStats> perOperation, RampResult ramp, Plateau plateau) {
+                        Map<String, LatencyStats> perOperation, RampResult ramp, Plateau plateau,
+                        boolean preparationFailed) {
 
   public RunResult {
     perOperation = Map.copyOf(perOperation);
@@ -29,6 +31,6 @@ public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long
    * operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
    */
   public boolean hasFailures() {
-    return threadFailures > 0 || stopReason == StopReason.FAILED || (ramp == null && errors > 0);
+    return threadFailures > 0 || stopReason == StopReason.FAILED || preparationFailed || (ramp == null && errors > 0);
   }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.geoshard.harness.api.KnowsInsertCount;
+import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.config.ConfigException;
@@ -37,6 +38,7 @@ import org.geoshard.harness.stats.Plateau;
 import org.geoshard.harness.stats.Timeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import site.ycsb.DBException;
 import site.ycsb.Workload;
 
 /**
@@ -109,6 +111,17 @@ public final class Runner {
     record.time("createdTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());
+    BindingSession session = new BindingSession(binding, properties, record);
+    if (settings.phase() == Phase.LOAD) {
+      try {
+        session.prepare(Preparable.Stage.BEFORE_LOAD);
+      } catch (DBException | RuntimeException e) {
+        record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label());
+        folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+        throw new StartFailedException("Preparing the database failed: " + describe(e), e);
+      }
+      folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    }
 
     RampSettings rampSettings = settings.ramp();
     boolean ramping = rampSettings.mode() != RampMode.NONE;
@@ -158,13 +171,23 @@ public final class Runner {
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     sampler.stop();
     cleanupWorkload();
+    boolean preparationFailed = false;
+    if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
+      try {
+        session.prepare(Preparable.Stage.AFTER_LOAD);
+      } catch (DBException | RuntimeException e) {
+        preparationFailed = true;
+        LOG.error("Preparing the database after the load failed: {}", describe(e), e);
+      }
+    }
+    session.recordTopology("after " + settings.phase().commandName());
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
     RampResult rampResult = ramp == null ? null : ramp.finish();
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         operations * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()));
+        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed);
     Summary.write(folder, result, totals.perOperation());
     long[] samplerCost = sampler.cost();
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,

@@ -25,7 +25,7 @@ final class TestBindings {
   private TestBindings() {
   }
 
-  abstract static class OkDB extends DB {
+  public abstract static class OkDB extends DB {
     @Override
     public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
       return Status.OK;

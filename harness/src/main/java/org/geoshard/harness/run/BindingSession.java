@@ -1,0 +1,94 @@
+package org.geoshard.harness.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.output.RunRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+
+/**
+ * The harness's own use of a binding, outside the client threads: preparation steps and the
+ * topology, each on a binding instance of its own that is initialised and cleaned up around it.
+ */
+public final class BindingSession {
+  private static final Logger LOG = LoggerFactory.getLogger(BindingSession.class);
+
+  private final Binding binding;
+  private final Properties properties;
+  private final RunRecord record;
+
+  public BindingSession(Binding binding, Properties properties, RunRecord record) {
+    this.binding = binding;
+    this.properties = properties;
+    this.record = record;
+  }
+
+  public boolean preparable() {
+    return Preparable.class.isAssignableFrom(binding.type());
+  }
+
+  /** Runs one preparation stage, each step timed into the run record. */
+  public void prepare(Preparable.Stage stage) throws DBException {
+    if (!preparable()) {
+      return;
+    }
+    withInstance(db -> ((Preparable) db).prepare(stage, (name, work) -> {
+      long started = System.nanoTime();
+      try {
+        Map<String, Object> details = work.run();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("stage", stage.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        if (details != null) {
+          entry.putAll(details);
+        }
+        record.preparationStep(name, millis, entry);
+        LOG.info("Prepared: {} ({} ms)", name, millis);
+      } catch (Exception e) {
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        record.preparationStep(name, millis, Map.of("failed", String.valueOf(e.getMessage())));
+        throw e instanceof DBException db2 ? db2 : new DBException(name + ": " + e.getMessage(), e);
+      }
+    }));
+  }
+
+  /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */
+  public void recordTopology(String when) {
+    if (!DescribesTopology.class.isAssignableFrom(binding.type())) {
+      return;
+    }
+    try {
+      withInstance(db -> record.put("topology", topologyEntry(when, ((DescribesTopology) db).topology())));
+    } catch (DBException | RuntimeException e) {
+      LOG.warn("Could not read the topology {}: {}", when, e.getMessage());
+    }
+  }
+
+  private static Map<String, Object> topologyEntry(String when, Map<String, Object> topology) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("recorded", when);
+    entry.putAll(topology);
+    return entry;
+  }
+
+  @FunctionalInterface
+  private interface WithDb {
+    void accept(DB db) throws DBException;
+  }
+
+  private void withInstance(WithDb action) throws DBException {
+    DB db = binding.newInstance(properties);
+    db.init();
+    try {
+      action.accept(db);
+    } finally {
+      db.cleanup();
+    }
+  }
+}
