@@ -114,11 +114,11 @@ public final class RunSettings {
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }
+    if (b.ramp != null && b.ramp.mode() != RampMode.NONE && phase == Phase.LOAD) {
+      // One workload file serves both phases: its search applies to the run, a load uses threadcount.
+      b.ramp = RampSettings.none();
+    }
     if (b.ramp != null && b.ramp.mode() != RampMode.NONE) {
-      if (phase == Phase.LOAD) {
-        in.problem("Property 'ramp.mode' (" + PropertyReader.choiceName(b.ramp.mode()) + ") applies to the run phase;"
-            + " a load runs with threadcount threads.");
-      }
       if (b.ramp.mode() == RampMode.RATE) {
         b.measurementInterval = MeasurementInterval.INTENDED;
       }

@@ -1,0 +1,50 @@
+package org.geoshard.postgis;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import site.ycsb.DBException;
+
+/** Opens connections and turns PostgreSQL's failures into one clear sentence each. */
+final class Connections {
+  private Connections() {
+  }
+
+  static Connection open(PostgisSettings settings) throws DBException {
+    Properties info = new Properties();
+    if (settings.user() != null) {
+      info.setProperty("user", settings.user());
+    }
+    if (settings.password() != null) {
+      info.setProperty("password", settings.password());
+    }
+    long seconds = settings.connectTimeout().toSeconds();
+    info.setProperty("connectTimeout", Long.toString(seconds));
+    info.setProperty("loginTimeout", Long.toString(seconds));
+    info.setProperty("socketTimeout", "0");
+    info.setProperty("ApplicationName", "geoshard");
+    try {
+      return DriverManager.getConnection(settings.url(), info);
+    } catch (SQLException e) {
+      throw new DBException(explain(settings, e), e);
+    }
+  }
+
+  static String explain(PostgisSettings settings, SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    String where = settings.maskedUrl();
+    if (state.startsWith("08")) {
+      return "No PostgreSQL server reachable at " + where + " within " + settings.connectTimeout().toSeconds()
+          + " s (postgis.url, postgis.connectTimeout): " + e.getMessage();
+    }
+    if (state.equals("28P01") || state.equals("28000")) {
+      return "Authentication failed for user '" + settings.user() + "' at " + where
+          + " (postgis.user, postgis.password): " + e.getMessage();
+    }
+    if (state.equals("3D000")) {
+      return "The database in " + where + " does not exist (postgis.url): " + e.getMessage();
+    }
+    return "Could not connect to " + where + ": " + e.getMessage() + " (SQLState " + state + ")";
+  }
+}

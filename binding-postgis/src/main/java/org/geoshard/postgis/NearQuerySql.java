@@ -1,0 +1,68 @@
+package org.geoshard.postgis;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.geoshard.geo.contract.AttributeFilter;
+import org.geoshard.geo.contract.GeoQuery;
+
+/**
+ * The SQL of a near query: the restaurants within {@code maxDistance} of the centre on the sphere
+ * ({@code ST_DWithin} on geography, which the GiST index serves), nearest first by the KNN operator
+ * {@code <->}, ties by id, with the optional filter, the excluded ids and the page. Distances are
+ * spherical ({@code use_spheroid = false}), as MongoDB's {@code $nearSphere}.
+ *
+ * @param sql the statement with {@code ?} placeholders
+ * @param parameters the values of the placeholders, in order
+ */
+record NearQuerySql(String sql, List<Object> parameters) {
+  static final String COLUMNS = "id, name, city, cuisine, opened, rating, reviews, pricing, outside_area,"
+      + " ST_X(location::geometry) AS lon, ST_Y(location::geometry) AS lat";
+
+  static NearQuerySql of(String table, GeoQuery q) {
+    List<Object> parameters = new ArrayList<>();
+    StringBuilder sql = new StringBuilder("WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)\n")
+        .append("SELECT ").append(COLUMNS).append(", ST_Distance(r.location, centre.g, false) AS distance\n")
+        .append("FROM ").append(table).append(" r, centre\n")
+        .append("WHERE ST_DWithin(r.location, centre.g, ?, false)");
+    parameters.add(q.longitude());
+    parameters.add(q.latitude());
+    parameters.add(q.maxDistanceMeters());
+    if (q.minDistanceMeters() > 0) {
+      sql.append("\n  AND ST_Distance(r.location, centre.g, false) >= ?");
+      parameters.add(q.minDistanceMeters());
+    }
+    if (q.filter() != null) {
+      sql.append("\n  AND ").append(condition(q.filter(), parameters));
+    }
+    if (!q.excludeIds().isEmpty()) {
+      sql.append("\n  AND NOT (r.id = ANY (?))");
+      parameters.add(q.excludeIds().stream().sorted().toArray(Long[]::new));
+    }
+    sql.append("\nORDER BY r.location <-> centre.g, r.id");
+    if (q.skip() > 0) {
+      sql.append("\nOFFSET ?");
+      parameters.add(q.skip());
+    }
+    sql.append("\nLIMIT ?");
+    parameters.add(q.limit());
+    return new NearQuerySql(sql.toString(), List.copyOf(parameters));
+  }
+
+  private static String condition(AttributeFilter filter, List<Object> parameters) {
+    if (filter instanceof AttributeFilter.CuisineEquals f) {
+      parameters.add(f.cuisine());
+      return "r.cuisine = ?";
+    }
+    if (filter instanceof AttributeFilter.RatingGreaterThan f) {
+      parameters.add(f.rating());
+      return "r.rating > ?";
+    }
+    if (filter instanceof AttributeFilter.OutsideAreaEquals f) {
+      parameters.add(f.outsideArea());
+      return "r.outside_area = ?";
+    }
+    AttributeFilter.PricingEquals f = (AttributeFilter.PricingEquals) filter;
+    parameters.add(f.pricing());
+    return "r.pricing = ?";
+  }
+}

@@ -1,0 +1,18 @@
+package org.geoshard.postgis;
+
+import java.util.Set;
+import org.geoshard.harness.config.PropertyCatalog;
+
+/** The property names the PostGIS binding owns. */
+public final class PostgisProperties implements PropertyCatalog {
+  @Override
+  public Set<String> prefixes() {
+    return Set.of("postgis.");
+  }
+
+  @Override
+  public Set<String> names() {
+    return Set.of(PostgisSettings.URL, PostgisSettings.USER, PostgisSettings.PASSWORD, PostgisSettings.TABLE,
+        PostgisSettings.INDEX_WHEN, PostgisSettings.DROP, PostgisSettings.CONNECT_TIMEOUT, PostgisSettings.BATCH_SIZE);
+  }
+}

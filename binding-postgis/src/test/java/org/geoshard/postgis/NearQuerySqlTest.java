@@ -1,0 +1,51 @@
+package org.geoshard.postgis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import org.geoshard.geo.contract.AttributeFilter;
+import org.geoshard.geo.contract.GeoQuery;
+import org.junit.jupiter.api.Test;
+
+class NearQuerySqlTest {
+  private static final GeoQuery BASIC = GeoQuery.firstPage(19.9, 50.1, 12_000, 10);
+
+  @Test
+  void basicQueryIsNearestWithinTheRadiusOnTheSphere() {
+    NearQuerySql sql = NearQuerySql.of("restaurants", BASIC);
+    assertThat(sql.sql()).isEqualTo("""
+        WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)
+        SELECT id, name, city, cuisine, opened, rating, reviews, pricing, outside_area, \
+        ST_X(location::geometry) AS lon, ST_Y(location::geometry) AS lat, ST_Distance(r.location, centre.g, false) AS distance
+        FROM restaurants r, centre
+        WHERE ST_DWithin(r.location, centre.g, ?, false)
+        ORDER BY r.location <-> centre.g, r.id
+        LIMIT ?""");
+    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, 10);
+  }
+
+  @Test
+  void everyFilterKindIsOneCondition() {
+    assertThat(NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.CuisineEquals("Vegan"))).sql())
+        .contains("\n  AND r.cuisine = ?\n");
+    assertThat(NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.RatingGreaterThan(3))).sql())
+        .contains("\n  AND r.rating > ?\n");
+    assertThat(NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.OutsideAreaEquals(true))).sql())
+        .contains("\n  AND r.outside_area = ?\n");
+    NearQuerySql pricing = NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.PricingEquals("$$")));
+    assertThat(pricing.sql()).contains("\n  AND r.pricing = ?\n");
+    assertThat(pricing.parameters()).containsExactly(19.9, 50.1, 12_000.0, "$$", 10);
+  }
+
+  @Test
+  void pagesSkipOrStartFromTheLastDistance() {
+    NearQuerySql skip = NearQuerySql.of("t", BASIC.withSkip(10));
+    assertThat(skip.sql()).endsWith("ORDER BY r.location <-> centre.g, r.id\nOFFSET ?\nLIMIT ?");
+    assertThat(skip.parameters()).containsExactly(19.9, 50.1, 12_000.0, 10, 10);
+
+    NearQuerySql after = NearQuerySql.of("t", BASIC.withMinDistance(812.5, Set.of(9L, 4L)));
+    assertThat(after.sql()).contains("\n  AND ST_Distance(r.location, centre.g, false) >= ?\n  AND NOT (r.id = ANY (?))\n");
+    assertThat(after.parameters().get(3)).isEqualTo(812.5);
+    assertThat((Long[]) after.parameters().get(4)).containsExactly(4L, 9L);
+  }
+}

@@ -1,0 +1,147 @@
+package org.geoshard.postgis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.geoshard.geo.GeoWorkload;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.run.Phase;
+import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.Runner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import site.ycsb.DBException;
+import site.ycsb.workloads.CoreWorkload;
+
+/** Against the real PostGIS server of bin/postgis; skipped when it is not running. */
+class PostgisDBTest {
+  @TempDir
+  Path dir;
+
+  private static long count(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private RunResult run(Phase phase, Properties p, String folder) throws Exception {
+    p.setProperty("results.dir", dir.resolve(folder).toString());
+    return new Runner(RunSettings.fromProperties(phase, p, "pg"), p, new Binding("postgis-geo", PostgisDB.class), dir)
+        .execute();
+  }
+
+  @Test
+  void aBatchedLoadWritesEveryRestaurantOnceIncludingTheLastPartialBatches() throws Exception {
+    Properties p = LocalPostgis.properties("t_load");
+    p.setProperty("workload", GeoWorkload.class.getName());
+    p.setProperty("geo.scale", "0.0005");
+    p.setProperty("threadcount", "3");
+    p.setProperty("batchsize", "7");
+    RunResult result = run(Phase.LOAD, p, "load");
+    GeoWorkload workload = new GeoWorkload();
+    workload.init(p);
+    long expected = workload.dataset().size();
+    assertThat(result.hasFailures()).isFalse();
+    assertThat(result.perOperation().get("INSERT").count()).isEqualTo(expected);
+    assertThat(count("SELECT count(*) FROM t_load")).isEqualTo(expected);
+    assertThat(count("SELECT count(DISTINCT id) FROM t_load")).isEqualTo(expected);
+    assertThat(count("SELECT min(id) FROM t_load")).isZero();
+    assertThat(count("SELECT max(id) FROM t_load")).isEqualTo(expected - 1);
+    assertThat(count("SELECT count(*) FROM pg_indexes WHERE indexname = 't_load_location_gist'")).isEqualTo(1);
+  }
+
+  @Test
+  void ycsbsCoreWorkloadRunsOnTheKeyValueTable() throws Exception {
+    Properties p = LocalPostgis.properties("t_core");
+    p.setProperty("workload", CoreWorkload.class.getName());
+    p.setProperty("recordcount", "500");
+    p.setProperty("operationcount", "2000");
+    p.setProperty("threadcount", "2");
+    p.setProperty("readproportion", "0.5");
+    p.setProperty("updateproportion", "0.3");
+    p.setProperty("scanproportion", "0.1");
+    p.setProperty("insertproportion", "0.1");
+    RunResult load = run(Phase.LOAD, p, "core-load");
+    assertThat(load.hasFailures()).isFalse();
+    assertThat(count("SELECT count(*) FROM t_core_kv")).isEqualTo(500);
+    RunResult result = run(Phase.RUN, p, "core-run");
+    assertThat(result.errors()).isZero();
+    assertThat(result.perOperation()).containsKeys("READ", "UPDATE", "SCAN", "INSERT");
+    assertThat(count("SELECT count(*) FROM t_core_kv")).isEqualTo(500 + result.perOperation().get("INSERT").count());
+  }
+
+  @Test
+  void anUnreachableServerFailsFastWithWhereItTried() {
+    LocalPostgis.require();
+    Properties p = LocalPostgis.properties("t_x");
+    p.setProperty(PostgisSettings.URL, "jdbc:postgresql://127.0.0.1:1/geoshard");
+    p.setProperty(PostgisSettings.CONNECT_TIMEOUT, "2");
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    long started = System.nanoTime();
+    assertThatThrownBy(db::init).isInstanceOf(DBException.class)
+        .hasMessageStartingWith("No PostgreSQL server reachable at jdbc:postgresql://127.0.0.1:1/geoshard within 2 s");
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).isLessThan(10);
+  }
+
+  @Test
+  void badCredentialsAreNamed() {
+    Properties p = LocalPostgis.properties("t_x");
+    p.setProperty(PostgisSettings.PASSWORD, "wrong-" + LocalPostgis.PASSWORD);
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    assertThatThrownBy(db::init).isInstanceOf(DBException.class)
+        .hasMessageStartingWith("Authentication failed for user 'geoshard' at")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(LocalPostgis.PASSWORD));
+  }
+
+  @Test
+  void aDatabaseWithoutPostgisIsNamed() throws Exception {
+    LocalPostgis.require();
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement()) {
+      if (count("SELECT count(*) FROM pg_database WHERE datname = 'geoshard_plain'") == 0) {
+        s.execute("CREATE DATABASE geoshard_plain");
+      }
+    }
+    Properties p = LocalPostgis.properties("t_x");
+    p.setProperty(PostgisSettings.URL, LocalPostgis.URL.replace("/geoshard", "/geoshard_plain"));
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    assertThatThrownBy(db::init).isInstanceOf(DBException.class)
+        .hasMessageContaining("PostGIS is not installed in the database of").hasMessageContaining("CREATE EXTENSION postgis");
+  }
+
+  @Test
+  void topologyDescribesServerAndTable() throws Exception {
+    Properties p = LocalPostgis.properties("t_topo");
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    db.init();
+    try {
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+        try {
+          work.run();
+        } catch (Exception e) {
+          throw new DBException(e);
+        }
+      });
+      Map<String, Object> topology = db.topology();
+      assertThat(topology).containsEntry("kind", "postgresql").containsEntry("table", "t_topo").containsEntry("rows", 0L);
+      assertThat((String) topology.get("postgis")).startsWith("3.");
+    } finally {
+      db.cleanup();
+    }
+  }
+}

@@ -1,0 +1,205 @@
+"""Assembles the report: DataFrames from the runs, the five figures, and report.md."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+from . import data, plotting, tables
+from .rundir import Run
+
+log = logging.getLogger(__name__)
+
+FIGURES = {
+    "max_throughput": "max-throughput.png",
+    "throughput_vs_threads": "throughput-vs-threads.png",
+    "throughput_over_time": "throughput-over-time.png",
+    "latency_over_time": "latency-over-time.png",
+    "latency_distribution": "latency-distribution.png",
+}
+REPORT_FILE = "report.md"
+
+
+@dataclass
+class Frames:
+    """Everything the figures and tables are drawn from."""
+
+    runs: pd.DataFrame
+    scenarios: pd.DataFrame
+    bars: pd.DataFrame
+    per_second: pd.DataFrame  # 1 s resolution (tables, cross-check)
+    window: int  # seconds per point in the time figures
+    plotted: pd.DataFrame  # per_second in windows of ``window`` seconds
+    scenario_means: pd.DataFrame
+    threads: pd.DataFrame
+    steps: pd.DataFrame
+    load_points: pd.DataFrame
+    boundaries: pd.DataFrame
+    latency: pd.DataFrame
+    operations: pd.DataFrame
+    curves: pd.DataFrame
+    crosscheck: pd.DataFrame
+
+
+def compute_frames(runs: list[Run]) -> Frames:
+    runs_df = data.runs_frame(runs)
+    per_second = data.throughput_per_second(data.timeseries_frame(runs))
+    window = data.window_seconds(per_second["second"].max() if len(per_second) else 0)
+    plotted = data.resample_throughput(per_second, window)
+    steps = data.steps_frame(runs)
+    log.info("merging latency histograms of %d runs", len(runs))
+    intervals = data.intervals_frame(runs)
+    histograms = data.pooled_operation_histograms(intervals)
+    return Frames(
+        runs=runs_df,
+        scenarios=data.scenario_table(runs_df),
+        bars=data.max_throughput_bars(runs_df),
+        per_second=per_second,
+        window=window,
+        plotted=plotted,
+        scenario_means=data.scenario_mean_throughput(plotted),
+        threads=data.threads_over_time(plotted),
+        steps=steps,
+        load_points=data.throughput_vs_threads(runs_df, steps),
+        boundaries=data.step_boundaries(steps),
+        latency=data.latency_over_time(intervals, window=window),
+        operations=data.operation_table(data.operations_frame(runs), histograms),
+        curves=data.distribution_curves(histograms),
+        crosscheck=data.plateau_crosscheck(runs_df, per_second),
+    )
+
+
+def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
+    """name -> matplotlib Figure (not yet saved)."""
+    return {
+        "max_throughput": plotting.max_throughput_figure(frames.bars, palette),
+        "throughput_vs_threads": plotting.throughput_vs_threads_figure(frames.load_points, palette),
+        "throughput_over_time": plotting.throughput_over_time_figure(frames.plotted, frames.scenario_means,
+                                                                     frames.boundaries, palette, frames.window),
+        "latency_over_time": plotting.latency_over_time_figure(frames.latency, frames.threads, frames.runs, palette,
+                                                               frames.window),
+        "latency_distribution": plotting.latency_distribution_figure(frames.curves, palette),
+    }
+
+
+def build_report(runs: list[Run], out_dir: Path) -> Path:
+    """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
+    frames = compute_frames(runs)
+    for _, row in frames.crosscheck[~frames.crosscheck["agrees"]].iterrows():
+        log.warning("%s: plateau mean in summary.json (%.1f ops/s) differs by %.1f%% from timeseries.csv (%.1f)",
+                    row["runId"], row["harnessMean"], 100 * row["relativeDifference"], row["recomputedMean"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    palette = plotting.Palette(frames.runs["scenario"])
+    for name, figure in draw_figures(frames, palette).items():
+        path = plotting.save_figure(figure, out_dir / FIGURES[name])
+        log.info("wrote %s", path)
+    report = out_dir / REPORT_FILE
+    report.write_text(render_markdown(frames), encoding="utf-8")
+    return report
+
+
+# report.md --------------------------------------------------------------------------------------
+
+
+def _table(pair) -> str:
+    table, right = pair
+    return tables.markdown_table(table, right)
+
+
+class _Figures:
+    """Numbers figures in the order they appear in the text."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, name: str, caption: str) -> str:
+        self.count += 1
+        return f"![Figure {self.count}]({FIGURES[name]})\n\n*Figure {self.count}. {caption}*\n"
+
+
+def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
+    generated = generated or datetime.now(timezone.utc)
+    runs, figure = frames.runs, _Figures()
+    resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
+    scenario_names = list(dict.fromkeys(runs["scenario"]))
+    repeated = (frames.scenarios["runs"] > 1).any()
+    parts = [
+        "# geoshard benchmark report",
+        "",
+        f"Generated {generated:%Y-%m-%d %H:%M} UTC by `bin/ycsb report` from {len(runs)} run folder(s) in "
+        f"{len(scenario_names)} scenario(s): {', '.join(f'**{name}**' for name in scenario_names)}. "
+        "Throughput counts every operation except `CLEANUP`; latencies are in milliseconds.",
+        "",
+        "## Scenarios",
+        "",
+        _table(tables.scenario_overview(runs)),
+        "",
+        "## Maximum sustained throughput",
+        "",
+        _table(tables.scenario_summary(frames.scenarios)),
+        "",
+        "Max sustained: the highest ramp step throughput that met the SLA rule (`maxSustainedThroughput`); "
+        "\\* marks a scenario without a ramp, shown with its plateau mean or, for older runs without a "
+        "plateau, its overall throughput. The plateau is the steady part of the run chosen by the harness "
+        "(warm-up and cool-down cut by rule); its 95% CI comes from batch means for one run and from a "
+        "t interval over the runs' plateau means for repeated runs."
+        + (" Rows with several runs average them (min and max are over all runs)." if repeated else ""),
+        "",
+        figure("max_throughput",
+               "Maximum sustained throughput per scenario. Error bars are 95% confidence intervals: over repeated "
+               "runs (t distribution, dots are single runs), or, for a single run, the batch-means interval of its "
+               "plateau mean (diamond). Hatched bars have no ramp."),
+        figure("throughput_vs_threads",
+               "Throughput of each ramp step against its client threads (open-loop ramps: against the offered "
+               "load). Crosses are steps that broke the SLA rule (latency percentile, timeout or errors), the star "
+               "is the step of the maximum sustained throughput; light lines are single runs of repeated "
+               "scenarios."),
+        figure("throughput_over_time",
+               f"Throughput per {resolution}. Dotted vertical lines mark the start of ramp steps (with the client "
+               "threads on top when every scenario ramps alike); light lines are single runs of a repeated "
+               "scenario under their mean. Intervals shorter than 0.5 s (the last, partial one) are left out."),
+        figure("latency_over_time",
+               f"Latency percentiles of all operations (except `CLEANUP`) per {resolution}, from the interval "
+               "histograms merged across operations (and across repeated runs), darker lines for higher "
+               "percentiles; the grey step line is the number of client threads (right axis), the red dashed line "
+               "the SLA limit."),
+        "## Latency per operation",
+        "",
+        _table(tables.operation_summary(frames.operations)),
+        "",
+        "For a single run the numbers are the harness's (`summary.json`); for repeated runs counts and errors "
+        "are added and the percentiles come from the runs' `.hlog` histograms pooled (never averaged).",
+        "",
+        figure("latency_distribution",
+               "Latency distribution per operation (HdrHistogram percentile plot): the x axis is 1/(1-p) on a "
+               "log scale, so each decade is one more nine; all intervals of all runs of a scenario pooled."),
+    ]
+    if len(frames.steps):
+        parts += ["## Ramp steps", ""]
+        for run_id, steps in frames.steps.groupby("runId", sort=False):
+            row = runs[runs["runId"] == run_id].iloc[0]
+            sla = ""
+            if not math.isnan(row["slaLatencyMs"]):
+                sla = f"; SLA p{row['slaPercentile']:g} ≤ {row['slaLatencyMs']:g} ms"
+            parts += [f"**{row['scenario']}** — `{run_id}` ({row['rampMode'] or 'threads'} ramp{sla}; "
+                      f"stopped: {row['stopReason']})", "", _table(tables.steps_summary(steps)), ""]
+    parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
+    parts += ["## Cross-check", ""]
+    check = frames.crosscheck
+    if not len(check):
+        parts.append("No run has plateau statistics in `summary.json`, so there was nothing to cross-check.")
+    elif check["agrees"].all():
+        parts.append(f"The plateau means of all {len(check)} run(s) with plateau statistics, recomputed from "
+                     f"`timeseries.csv`, agree with `summary.json` within {100 * data.CROSSCHECK_TOLERANCE:g}%.")
+    else:
+        parts += [f"Plateau means recomputed from `timeseries.csv` that differ from `summary.json` by more than "
+                  f"{100 * data.CROSSCHECK_TOLERANCE:g}% (check these runs):", "",
+                  _table(tables.crosscheck_summary(check[~check["agrees"]]))]
+    parts += ["", "## Inputs", ""]
+    parts += [f"- **{row['scenario']}**: `{row['path']}`" for _, row in runs.iterrows()]
+    return "\n".join(parts) + "\n"

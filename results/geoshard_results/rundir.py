@@ -1,0 +1,185 @@
+"""Reading run folders: the only place that touches the files the Java harness writes.
+
+A run folder holds ``run.json``, ``summary.json``, ``timeseries.csv`` and one ``<OPERATION>.hlog``
+per operation. Every problem is raised as a RunFolderError naming the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import RunFolderError
+from .hlog import IntervalLog, read_hlog
+
+log = logging.getLogger(__name__)
+
+RUN_JSON = "run.json"
+SUMMARY_JSON = "summary.json"
+TIMESERIES_CSV = "timeseries.csv"
+HLOG_SUFFIX = ".hlog"
+
+TIMESERIES_COLUMNS = ["second", "startEpochMs", "intervalMs", "operation", "ops", "errors", "opsPerSec",
+                      "p50Us", "p95Us", "p98Us", "p99Us", "maxUs", "threads"]
+_TIMESERIES_INTEGERS = ["second", "startEpochMs", "intervalMs", "ops", "errors", "p50Us", "p95Us", "p98Us",
+                        "p99Us", "maxUs", "threads"]
+SUMMARY_REQUIRED = ["operations", "throughput", "stopReason", "perOperation"]
+OPERATION_REQUIRED = ["count", "errors", "p50Us", "p95Us", "p99Us", "maxUs"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run folder, read and checked."""
+
+    path: Path
+    run_id: str  # unique within a report (the folder name, suffixed if two folders share it)
+    scenario: str
+    meta: dict  # run.json
+    summary: dict  # summary.json
+    timeseries: pd.DataFrame  # TIMESERIES_COLUMNS
+    hlogs: dict[str, IntervalLog] = field(default_factory=dict)  # operation -> log
+
+
+def is_run_folder(path: Path) -> bool:
+    return (path / RUN_JSON).is_file()
+
+
+def expand_run_dirs(paths: list[Path]) -> list[Path]:
+    """Run folders as given; a folder that is not one but holds run folders stands for them."""
+    expanded = []
+    for path in paths:
+        if path.is_dir() and not is_run_folder(path):
+            children = sorted(child for child in path.iterdir() if child.is_dir() and is_run_folder(child))
+            if children:
+                log.info("%s: not a run folder; using the %d run folders in it", path, len(children))
+                expanded.extend(children)
+                continue
+        expanded.append(path)
+    return expanded
+
+
+def read_json_object(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RunFolderError(path, "missing (is this a run folder written by bin/ycsb?)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RunFolderError(path, f"cannot be read: {error}") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RunFolderError(path, f"not valid JSON ({error.msg} at column {error.colno})", error.lineno) from None
+    if not isinstance(value, dict):
+        raise RunFolderError(path, f"expected a JSON object, found {type(value).__name__}")
+    return value
+
+
+def check_summary(summary: dict, path: Path) -> None:
+    missing = [key for key in SUMMARY_REQUIRED if key not in summary]
+    if missing:
+        raise RunFolderError(path, f"missing field(s) {', '.join(missing)}")
+    if not isinstance(summary["perOperation"], dict):
+        raise RunFolderError(path, "perOperation is not an object")
+    for operation, stats in summary["perOperation"].items():
+        if not isinstance(stats, dict) or any(key not in stats for key in OPERATION_REQUIRED):
+            raise RunFolderError(path, f"perOperation.{operation} lacks one of {', '.join(OPERATION_REQUIRED)}")
+    for key in ("ramp", "plateau"):
+        if summary.get(key) is not None and not isinstance(summary[key], dict):
+            raise RunFolderError(path, f"{key} is not an object")
+    steps = (summary.get("ramp") or {}).get("steps", [])
+    if not isinstance(steps, list) or any(not isinstance(step, dict) or "threads" not in step
+                                          or "throughput" not in step for step in steps):
+        raise RunFolderError(path, "ramp.steps must be a list of objects with threads and throughput")
+
+
+def read_timeseries(path: Path) -> pd.DataFrame:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise RunFolderError(path, "missing (is this a run folder written by bin/ycsb?)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RunFolderError(path, f"cannot be read: {error}") from None
+    header = lines[0].strip() if lines else ""
+    if header.split(",") != TIMESERIES_COLUMNS:
+        raise RunFolderError(path, f"unexpected header {header[:120]!r}; expected {','.join(TIMESERIES_COLUMNS)!r}", 1)
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.count(",") + 1
+        if line.strip() and fields != len(TIMESERIES_COLUMNS):
+            raise RunFolderError(path, f"expected {len(TIMESERIES_COLUMNS)} fields, found {fields}", number)
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(lines)), dtype={"operation": str}, keep_default_na=False)
+    except (pd.errors.ParserError, ValueError) as error:
+        raise RunFolderError(path, f"not a well-formed CSV ({str(error).strip()})") from None
+    for column in TIMESERIES_COLUMNS:
+        if column == "operation":
+            continue
+        numbers = pd.to_numeric(frame[column], errors="coerce")
+        bad = numbers.isna()
+        if bad.any():
+            row = int(bad.to_numpy().argmax())
+            raise RunFolderError(path, f"column {column} is not a number: {frame[column].iloc[row]!r}", row + 2)
+        frame[column] = numbers.astype("int64") if column in _TIMESERIES_INTEGERS else numbers.astype(float)
+    if (frame["intervalMs"] <= 0).any():
+        row = int((frame["intervalMs"] <= 0).to_numpy().argmax())
+        raise RunFolderError(path, "intervalMs must be positive", row + 2)
+    return frame
+
+
+def read_hlogs(folder: Path, timeseries: pd.DataFrame, summary: dict) -> dict[str, IntervalLog]:
+    """Every .hlog in the folder; an operation that measured something must have one."""
+    logs = {p.name[: -len(HLOG_SUFFIX)]: read_hlog(p) for p in sorted(folder.glob("*" + HLOG_SUFFIX))}
+    measured = set(timeseries.loc[timeseries["ops"] > 0, "operation"])
+    measured |= {op for op, stats in summary["perOperation"].items() if stats.get("count", 0) > 0}
+    missing = sorted(measured - set(logs))
+    if missing:
+        raise RunFolderError(folder / f"{missing[0]}{HLOG_SUFFIX}",
+                             f"missing: the run measured {missing[0]} but its latency log is not there")
+    return logs
+
+
+def load_run(folder: Path, run_id: str, label: str | None = None) -> Run:
+    """Reads one run folder; ``label`` (from --label) overrides run.json's label and the folder name."""
+    folder = Path(folder)
+    if not folder.exists():
+        raise RunFolderError(folder, "no such run folder")
+    if not folder.is_dir():
+        raise RunFolderError(folder, "not a folder")
+    meta = read_json_object(folder / RUN_JSON)
+    summary = read_json_object(folder / SUMMARY_JSON)
+    check_summary(summary, folder / SUMMARY_JSON)
+    timeseries = read_timeseries(folder / TIMESERIES_CSV)
+    hlogs = read_hlogs(folder, timeseries, summary)
+    scenario = label or meta.get("label") or folder.name
+    log.debug("read %s as scenario %r (%d intervals, %d logs)", folder, scenario,
+              timeseries["second"].nunique(), len(hlogs))
+    return Run(path=folder, run_id=run_id, scenario=str(scenario), meta=meta, summary=summary,
+               timeseries=timeseries, hlogs=hlogs)
+
+
+def unique_run_ids(folders: list[Path]) -> list[str]:
+    """Folder names, with #2, #3... added where two folders share one."""
+    seen: dict[str, int] = {}
+    ids = []
+    for folder in folders:
+        name = folder.resolve().name
+        seen[name] = seen.get(name, 0) + 1
+        ids.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return ids
+
+
+def load_runs(folders: list[Path], labels: dict[Path, str] | None = None) -> list[Run]:
+    """Reads the run folders in order; ``labels`` maps resolved folder paths to scenario names."""
+    labels = labels or {}
+    distinct = []
+    for folder in folders:
+        if any(folder.resolve() == known.resolve() for known in distinct):
+            log.warning("%s: given twice; read once", folder)
+            continue
+        distinct.append(folder)
+    return [load_run(folder, run_id, labels.get(folder.resolve()))
+            for folder, run_id in zip(distinct, unique_run_ids(distinct))]
