@@ -1,6 +1,7 @@
 package org.geoshard.harness.api;
 
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import site.ycsb.DB;
 import site.ycsb.Status;
@@ -24,6 +25,12 @@ public interface HarnessDB {
    * by the call is counted as an error and returned as {@link Status#ERROR}, never propagated.
    */
   Status measure(String operation, Supplier<Status> call);
+
+  /**
+   * Like {@link #measure(String, Supplier)}, but the operation name and whether it failed follow from
+   * the call's status ({@code classify} also receives {@link Status#ERROR} when the call threw).
+   */
+  Status measure(Supplier<Status> call, Function<Status, Outcome> classify);
 
   /**
    * The harness's view of {@code db}.

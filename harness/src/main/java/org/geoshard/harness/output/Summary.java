@@ -49,32 +49,18 @@ public final class Summary {
       sla.put("maxErrors", rule.maxErrors());
       sla.put("perOperation", rule.perOperation());
       rampJson.put("sla", sla);
-      List<Map<String, Object>> steps = new ArrayList<>();
-      for (StepRecord step : ramp.steps()) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("step", step.step());
-        s.put("threads", step.threads());
-        s.put("offeredOpsPerSec", step.offeredOpsPerSec() == null ? null : round(step.offeredOpsPerSec()));
-        s.put("startSecond", step.startSecond());
-        s.put("endSecond", step.endSecond());
-        s.put("operations", step.operations());
-        s.put("errors", step.errors());
-        s.put("timeouts", step.timeouts());
-        s.put("throughput", round(step.throughput()));
-        s.put("p50Us", step.p50Us());
-        s.put("p95Us", step.p95Us());
-        s.put("p98Us", step.p98Us());
-        s.put("p99Us", step.p99Us());
-        s.put("maxUs", step.maxUs());
-        s.put("withinLatencyPercent", round(step.withinLatencyPercent()));
-        s.put("verdict", step.verdict().label());
-        steps.add(s);
-      }
+      List<Map<String, Object>> steps = ramp.steps().stream().map(Summary::step).toList();
       rampJson.put("steps", steps);
       json.put("ramp", rampJson);
       json.put("maxSustainedThroughput", ramp.maxSustainedThroughput() == null ? null : round(ramp.maxSustainedThroughput()));
       json.put("peakStep", ramp.peakStep());
       json.put("peakThreads", ramp.peakThreads());
+    }
+    if (result.sweep() != null) {
+      Map<String, Object> sweep = new LinkedHashMap<>();
+      sweep.put("group", result.sweep().group());
+      sweep.put("steps", result.sweep().steps().steps().stream().map(Summary::step).toList());
+      json.put("sweep", sweep);
     }
     Plateau plateau = result.plateau();
     if (plateau != null) {
@@ -93,6 +79,34 @@ public final class Summary {
       json.put("plateau", p);
     }
     return json;
+  }
+
+  private static Map<String, Object> step(StepRecord step) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("step", step.step());
+    s.put("threads", step.threads());
+    s.put("offeredOpsPerSec", step.offeredOpsPerSec() == null ? null : round(step.offeredOpsPerSec()));
+    s.put("startSecond", step.startSecond());
+    s.put("endSecond", step.endSecond());
+    s.put("operations", step.operations());
+    s.put("errors", step.errors());
+    s.put("timeouts", step.timeouts());
+    s.put("throughput", round(step.throughput()));
+    s.put("p50Us", step.p50Us());
+    s.put("p95Us", step.p95Us());
+    s.put("p98Us", step.p98Us());
+    s.put("p99Us", step.p99Us());
+    s.put("maxUs", step.maxUs());
+    s.put("withinLatencyPercent", round(step.withinLatencyPercent()));
+    s.put("verdict", step.verdict().label());
+    Map<String, Object> operations = new LinkedHashMap<>();
+    step.perOperation().forEach((name, stats) -> {
+      Map<String, Object> op = stats(stats);
+      op.put("throughput", round(step.throughput(name)));
+      operations.put(name, op);
+    });
+    s.put("perOperation", operations);
+    return s;
   }
 
   /** JSON has no NaN: an interval that cannot be computed (too few seconds) is null. */
@@ -135,6 +149,16 @@ public final class Summary {
             + ", " + Formats.decimal(step.throughput(), 2) + " ops/sec, p98 " + step.p98Us() + " us, "
             + Formats.decimal(step.withinLatencyPercent(), 2) + "% within " + ramp.rule().latencyUs() / 1000 + " ms, "
             + step.errors() + " errors, " + step.timeouts() + " timeouts, " + step.verdict().label());
+      }
+    }
+    if (result.sweep() != null) {
+      for (StepRecord step : result.sweep().steps().steps()) {
+        StringBuilder text = new StringBuilder(result.sweep().group()).append(" offered ")
+            .append(Formats.decimal(step.offeredOpsPerSec(), 1)).append(" ops/sec");
+        step.perOperation().forEach((name, stats) -> text.append(", ").append(name).append(' ')
+            .append(Formats.decimal(step.throughput(name), 1)).append(" ops/sec p99 ").append(stats.p99Us()).append(" us"));
+        text.append(", ").append(step.verdict().label());
+        line(out, "SWEEP", "Step " + step.step(), text.toString());
       }
     }
     Plateau plateau = result.plateau();

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.geoshard.harness.measure.Interval;
 import org.geoshard.harness.measure.IntervalSample;
+import org.geoshard.harness.measure.LatencyStats;
 import org.geoshard.harness.measure.OperationMeter;
 import org.geoshard.harness.measure.Totals;
 
@@ -12,6 +13,7 @@ import org.geoshard.harness.measure.Totals;
 public final class Window {
   private final Histogram overall = OperationMeter.newHistogram();
   private final Map<String, Histogram> perOperation = new LinkedHashMap<>();
+  private final Map<String, Long> errorsByOperation = new LinkedHashMap<>();
   private long errors;
   private long firstIndex = -1;
   private long lastIndex;
@@ -32,6 +34,7 @@ public final class Window {
       overall.add(sample.histogram());
       perOperation.computeIfAbsent(sample.operation(), name -> OperationMeter.newHistogram()).add(sample.histogram());
       errors += sample.errors();
+      errorsByOperation.merge(sample.operation(), sample.errors(), Long::sum);
     }
   }
 
@@ -48,10 +51,12 @@ public final class Window {
     Verdict verdict = complete ? rule.verdict(overall, perOperation, errors) : Verdict.PARTIAL;
     double seconds = Math.max(1, durationMs) / 1000.0;
     boolean any = overall.getTotalCount() > 0;
+    Map<String, LatencyStats> operations = new LinkedHashMap<>();
+    perOperation.forEach((name, h) -> operations.put(name, LatencyStats.of(h, errorsByOperation.getOrDefault(name, 0L))));
     return new StepRecord(step, threads, offeredRate, firstIndex, lastIndex, overall.getTotalCount(), errors,
         rule.timeouts(overall), overall.getTotalCount() / seconds,
         any ? overall.getValueAtPercentile(50) : 0, any ? overall.getValueAtPercentile(95) : 0,
         any ? overall.getValueAtPercentile(98) : 0, any ? overall.getValueAtPercentile(99) : 0,
-        any ? overall.getMaxValue() : 0, rule.shareWithinLatency(overall), verdict);
+        any ? overall.getMaxValue() : 0, rule.shareWithinLatency(overall), verdict, Math.max(1, durationMs), operations);
   }
 }

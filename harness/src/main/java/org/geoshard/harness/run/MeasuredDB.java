@@ -6,7 +6,9 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.OperationMeter;
@@ -110,6 +112,22 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed(operation, e);
     }
     finish(meter, start, status);
+    return status;
+  }
+
+  @Override
+  public Status measure(Supplier<Status> call, Function<Status, Outcome> classify) {
+    long start = measured ? startNanos() : 0;
+    Status status;
+    try {
+      status = call.get();
+    } catch (RuntimeException e) {
+      status = failed("a measured call", e);
+    }
+    if (measured) {
+      Outcome outcome = classify.apply(status);
+      meters.meter(outcome.operation()).record(stripe, (System.nanoTime() - start) / 1000, outcome.ok());
+    }
     return status;
   }
 

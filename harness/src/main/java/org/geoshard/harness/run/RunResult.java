@@ -16,14 +16,19 @@ import org.geoshard.harness.stats.Plateau;
  * @param ramp the max-throughput search, or null for a run with fixed threads
  * @param plateau per-second throughput statistics of the plateau, or null if it is empty
  * @param preparationFailed a preparation step after the load (such as an index build) failed
+ * @param sweep the steps of a thread group's rate sweep, or null
  */
 public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long operations, long errors,
                         double throughput, int threads, int threadFailures, LatencyStats overall,
                         Map<String, LatencyStats> perOperation, RampResult ramp, Plateau plateau,
-                        boolean preparationFailed) {
+                        boolean preparationFailed, Sweep sweep) {
 
   public RunResult {
     perOperation = Map.copyOf(perOperation);
+  }
+
+  /** A thread group's rate sweep: the group and every step. */
+  public record Sweep(String group, RampResult steps) {
   }
 
   /**

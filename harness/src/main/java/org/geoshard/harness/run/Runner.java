@@ -29,7 +29,11 @@ import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.output.StatusReporter;
 import org.geoshard.harness.output.Summary;
 import org.geoshard.harness.output.TimeseriesWriter;
+import org.geoshard.harness.api.ThreadGroups;
+import org.geoshard.harness.api.ThreadGroups.ThreadGroup;
 import org.geoshard.harness.ramp.RampController;
+import org.geoshard.harness.ramp.StepController;
+import org.geoshard.harness.ramp.SweepController;
 import org.geoshard.harness.ramp.RampMode;
 import org.geoshard.harness.ramp.RampResult;
 import org.geoshard.harness.ramp.RampSettings;
@@ -69,7 +73,12 @@ public final class Runner {
   private final AtomicReference<Throwable> startFailure = new AtomicReference<>();
   private final List<Worker> workers = new CopyOnWriteArrayList<>();
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
-  private final Pacer pacer = new Pacer(0);
+  private final Pacer pacer = new Pacer(0, false);
+  private final Map<String, Pacer> groupPacers = new java.util.HashMap<>();
+  private final List<Thread> mainThreads = new CopyOnWriteArrayList<>();
+  private List<ThreadGroup> groups = List.of();
+  private int workloadThreadCount;
+  private int mainThreadCount;
   private CountDownLatch ready;
   private volatile boolean stopRequested;
   private Workload workload;
@@ -98,6 +107,15 @@ public final class Runner {
   private RunResult executeOnce() throws ConfigException, StartFailedException, IOException {
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
+    groups = settings.phase() == Phase.RUN && workload instanceof ThreadGroups tg ? List.copyOf(tg.threadGroups()) : List.of();
+    if (groups.stream().filter(ThreadGroup::sweeps).count() > 1) {
+      throw new ConfigException("Workload " + workload.getClass().getSimpleName() + " sweeps more than one thread group;"
+          + " one sweep per run.");
+    }
+    if (groups.stream().anyMatch(ThreadGroup::sweeps) && settings.ramp().mode() != RampMode.NONE) {
+      throw new ConfigException("A sweep (" + groups.stream().filter(ThreadGroup::sweeps).findFirst().orElseThrow().name()
+          + ") and a ramp (ramp.mode) cannot run together: set one of them.");
+    }
     long planned = settings.plannedOperations(workload instanceof KnowsInsertCount k ? k.insertCount() : 0);
     if (settings.phase() == Phase.LOAD && planned == 0 && settings.maxExecutionTime().isZero()) {
       throw new ConfigException("Nothing to load: set property 'recordcount' (or 'insertcount') to the number of records.");
@@ -130,8 +148,22 @@ public final class Runner {
       case THREADS -> 0;
       case NONE -> settings.targetOpsPerSecond() / settings.threads();
     });
-    ready = new CountDownLatch(settings.initialThreads());
-    startWorkers(settings.initialThreads(), planned);
+    int groupThreads = groups.stream().mapToInt(ThreadGroup::threads).sum();
+    workloadThreadCount = (rampSettings.mode() == RampMode.THREADS ? rampSettings.maxThreads() : settings.initialThreads())
+        + groupThreads;
+    if (!groups.isEmpty()) {
+      record.put("threadGroups", groups.stream().map(g -> Map.of("name", g.name(), "threads", g.threads(),
+          "rates", g.rates(), "stepSeconds", g.stepInterval().toSeconds())).toList());
+    }
+    ready = new CountDownLatch(settings.initialThreads() + groupThreads);
+    mainThreads.addAll(startWorkers(settings.initialThreads(), planned, pacer, settings.measurementInterval()));
+    mainThreadCount = settings.initialThreads();
+    for (ThreadGroup group : groups) {
+      // Paced groups are measured from the intended start: a slow database must not slow their schedule.
+      Pacer groupPacer = new Pacer(group.rates().get(0) / group.threads(), true);
+      groupPacers.put(group.name(), groupPacer);
+      startWorkers(group.threads(), 0, groupPacer, MeasurementInterval.INTENDED);
+    }
     awaitReady();
     if (startFailure.get() != null) {
       stop(StopReason.FAILED);
@@ -145,11 +177,13 @@ public final class Runner {
     IntervalSampler sampler = new IntervalSampler(meters, 1, TimeUnit.SECONDS, running::get);
     Totals totals = new Totals();
     Timeline timeline = new Timeline();
-    RampController ramp = ramping ? new RampController(rampSettings) : null;
+    ThreadGroup sweepGroup = groups.stream().filter(ThreadGroup::sweeps).findFirst().orElse(null);
+    StepController steps = ramping ? new RampController(rampSettings)
+        : sweepGroup != null ? new SweepController(sweepGroup, rampSettings.rule()) : null;
     sampler.addListener(totals);
     sampler.addListener(timeline);
-    if (ramp != null) {
-      sampler.addListener(ramp);
+    if (steps != null) {
+      sampler.addListener(steps);
     }
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
@@ -161,11 +195,12 @@ public final class Runner {
     long startNanos = System.nanoTime();
     startGate.countDown();
 
-    if (ramp == null) {
+    if (steps == null) {
       waitForEnd(startNanos);
     } else {
-      driveRamp(ramp, startNanos);
+      driveSteps(steps, sweepGroup, startNanos);
     }
+    stopRequested = true;  // the main threads are done: the thread groups stop too
     workload.requestStop();
     boolean allEnded = joinWorkers(STOP_GRACE);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
@@ -184,10 +219,12 @@ public final class Runner {
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
-    RampResult rampResult = ramp == null ? null : ramp.finish();
+    RampResult stepResult = steps == null ? null : steps.finish();
+    RampResult rampResult = ramping ? stepResult : null;
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         operations * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed);
+        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed,
+        sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
     long[] samplerCost = sampler.cost();
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
@@ -257,17 +294,16 @@ public final class Runner {
    * Starts {@code count} more client threads. With a planned operation count the threads share it as
    * YCSB does ({@code planned / count}, the first {@code planned % count} threads one more).
    */
-  private void startWorkers(int count, long planned) {
+  private List<Thread> startWorkers(int count, long planned, Pacer workerPacer, MeasurementInterval interval) {
     int first = workers.size();
-    int threadCountForWorkload = settings.ramp().mode() == RampMode.THREADS ? settings.ramp().maxThreads() : count;
     boolean load = settings.phase() == Phase.LOAD;
     List<Thread> started = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       int id = first + i;
       long share = planned / count + (i < planned % count ? 1 : 0);
-      MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(),
-          settings.measurementInterval(), errorReporter);
-      Worker worker = new Worker(id, threadCountForWorkload, db, workload, load, share, pacer, this);
+      MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(), interval,
+          errorReporter);
+      Worker worker = new Worker(id, workloadThreadCount, db, workload, load, share, workerPacer, this);
       Thread thread = new Thread(() -> {
         running.incrementAndGet();
         try {
@@ -282,10 +318,11 @@ public final class Runner {
       started.add(thread);
     }
     started.forEach(Thread::start);
+    return started;
   }
 
-  /** Follows the ramp's decisions until it stops, the time is up, or the run is stopped. */
-  private void driveRamp(RampController ramp, long startNanos) {
+  /** Follows the steps' decisions until they stop, the time is up, or the run is stopped. */
+  private void driveSteps(StepController steps, ThreadGroup sweepGroup, long startNanos) {
     long deadline = settings.maxExecutionTime().isZero() ? Long.MAX_VALUE
         : startNanos + settings.maxExecutionTime().toNanos();
     while (!stopRequested) {
@@ -294,32 +331,40 @@ public final class Runner {
         return;
       }
       if (startFailure.get() != null || crashed.get() > 0) {
-        LOG.error("Client threads failed during the ramp; stopping.");
+        LOG.error("Client threads failed; stopping.");
         stop(StopReason.FAILED);
         return;
       }
-      if (running.get() == 0) {
-        stop(StopReason.COMPLETED);  // the workload ended every thread (doTransaction returned false)
+      if (mainThreadsEnded()) {
+        stop(StopReason.COMPLETED);  // the workload ended every main thread (doTransaction returned false)
         return;
       }
-      RampController.Decision decision;
+      StepController.Decision decision;
       try {
-        decision = ramp.nextDecision(100, TimeUnit.MILLISECONDS);
+        decision = steps.nextDecision(100, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         stop(StopReason.INTERRUPTED);
         return;
       }
-      if (decision instanceof RampController.Decision.Stop stopDecision) {
+      if (decision instanceof StepController.Stop stopDecision) {
         stop(stopDecision.reason());
-      } else if (decision instanceof RampController.Decision.NextStep next) {
-        if (settings.ramp().mode() == RampMode.THREADS) {
-          startWorkers(next.threads() - workers.size(), 0);
+      } else if (decision instanceof StepController.NextStep next) {
+        if (sweepGroup != null) {
+          groupPacers.get(sweepGroup.name()).setRate(next.offeredRate() / sweepGroup.threads());
+        } else if (settings.ramp().mode() == RampMode.THREADS) {
+          mainThreads.addAll(startWorkers(next.threads() - mainThreadCount, 0, pacer, settings.measurementInterval()));
+          mainThreadCount = next.threads();
         } else {
-          pacer.setRate(next.offeredRate() / workers.size());
+          pacer.setRate(next.offeredRate() / mainThreadCount);
         }
       }
     }
+  }
+
+  /** True when no main thread runs any more (thread groups run until the run stops). */
+  private boolean mainThreadsEnded() {
+    return mainThreads.stream().noneMatch(Thread::isAlive);
   }
 
   /** The plateau: the peak step's window of a ramp, or the whole run, less the warm-up. */
@@ -347,7 +392,7 @@ public final class Runner {
   private void waitForEnd(long startNanos) {
     long deadline = settings.maxExecutionTime().isZero() ? Long.MAX_VALUE
         : startNanos + settings.maxExecutionTime().toNanos();
-    for (Thread thread : threads) {
+    for (Thread thread : mainThreads) {
       while (thread.isAlive() && !stopRequested) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {

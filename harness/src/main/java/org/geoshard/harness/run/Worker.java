@@ -71,6 +71,12 @@ final class Worker implements Runnable {
     long intended = System.nanoTime();
     try {
       while (!runner.stopRequested() && (operations == 0 || count < operations)) {
+        if (pacer.paused()) {
+          // A group at rate 0 waits; when it resumes, its schedule starts afresh (no backlog).
+          LockSupport.parkNanos(10_000_000L);
+          intended = System.nanoTime();
+          continue;
+        }
         long interval = pacer.intervalNanos();
         if (interval > 0) {
           // A fixed schedule: a late operation does not push the ones after it (no coordinated omission).
