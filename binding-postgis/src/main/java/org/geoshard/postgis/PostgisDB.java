@@ -23,6 +23,9 @@ import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
+import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationEvent;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.slf4j.Logger;
@@ -38,7 +41,7 @@ import site.ycsb.StringByteIterator;
  * PostGIS, one JDBC connection per client thread. Restaurants are loaded with COPY in batches of
  * {@code batchsize}; near queries use the KNN operator with {@code ST_DWithin} on geography.
  */
-public final class PostgisDB extends DB implements GeoContract, Preparable, DescribesTopology {
+public final class PostgisDB extends DB implements GeoContract, LastLocationContract, Preparable, DescribesTopology {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() { };
@@ -49,17 +52,22 @@ public final class PostgisDB extends DB implements GeoContract, Preparable, Desc
   private final StringBuilder copyBuffer = new StringBuilder(1 << 16);
   private int buffered;
   private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private PostgisLastLocation lastLocation;
+  private LastLocationSettings llSettings;
 
   @Override
   public void init() throws DBException {
     try {
       settings = PostgisSettings.fromProperties(getProperties());
+      llSettings = LastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage(), e);
     }
     connection = Connections.open(settings);
     try {
       copy = connection.unwrap(PGConnection.class).getCopyAPI();
+      lastLocation = new PostgisLastLocation(connection, copy, this::uncheckedStatement, llSettings.historyBatchSize(),
+          llSettings.historySplit());
       if (!postgisInstalled()) {
         throw new DBException("PostGIS is not installed in the database of " + settings.maskedUrl()
             + ": run CREATE EXTENSION postgis there (as its owner or a superuser).");
@@ -82,6 +90,9 @@ public final class PostgisDB extends DB implements GeoContract, Preparable, Desc
     try {
       if (buffered > 0 && flush() != Status.OK) {
         throw new DBException("The last batch of restaurants could not be written to " + settings.table() + ".");
+      }
+      if (lastLocation != null && lastLocation.flush() != Status.OK) {
+        throw new DBException("The last batch of events could not be written to " + PostgisLastLocation.HISTORY + ".");
       }
     } finally {
       close();
@@ -175,6 +186,41 @@ public final class PostgisDB extends DB implements GeoContract, Preparable, Desc
       statements.put(sql, statement);
     }
     return statement;
+  }
+
+  // ---- last-location contract
+
+  @Override
+  public Status appendHistory(LocationEvent event) {
+    return lastLocation.append(event);
+  }
+
+  @Override
+  public Status upsertLastLocation(LocationEvent event) {
+    return lastLocation.upsert(event);
+  }
+
+  @Override
+  public Status readLastLocation(String userId, List<LocationEvent> out) {
+    return lastLocation.read(userId, out);
+  }
+
+  @Override
+  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+    return lastLocation.range(userId, fromMs, toMs, out);
+  }
+
+  @Override
+  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
+    return lastLocation.near(longitude, latitude, radiusMeters, limit, out);
+  }
+
+  private PreparedStatement uncheckedStatement(String sql) {
+    try {
+      return statement(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not prepare: " + e.getMessage(), e);
+    }
   }
 
   // ---- YCSB's key-value operations: one row per key, the fields as JSON
@@ -281,19 +327,27 @@ public final class PostgisDB extends DB implements GeoContract, Preparable, Desc
     String table = settings.table();
     String kvTable = checked(getProperties().getProperty("table", "usertable"));
     if (stage == Stage.BEFORE_LOAD) {
+      List<String> tables = List.of(table, kvTable, PostgisLastLocation.HISTORY, PostgisLastLocation.LKL);
       if (settings.drop()) {
         steps.step("drop tables", () -> {
           execute(Schema.drop(table));
           execute(Schema.drop(kvTable));
-          return Map.of("tables", List.of(table, kvTable));
+          for (String ddl : PostgisLastLocation.dropTables()) {
+            execute(ddl);
+          }
+          return Map.of("tables", tables);
         });
       }
+      // The tables of every workload this binding serves: each is small until a load fills it.
       steps.step("create tables", () -> {
         for (String ddl : Schema.createRestaurants(table)) {
           execute(ddl);
         }
         execute(Schema.createKeyValue(kvTable));
-        return Map.of("tables", List.of(table, kvTable));
+        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit())) {
+          execute(ddl);
+        }
+        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
       });
       if (!settings.indexAfterLoad()) {
         steps.step("create GiST index", () -> indexDetails(table));

@@ -205,8 +205,18 @@ final class MeasuredDB extends DB implements HarnessDB {
     }
   }
 
+  /**
+   * The start of a latency: the intended start for the first call of a paced operation, then the
+   * actual start (a workload that makes two calls per operation, such as an append and an upsert,
+   * would otherwise charge the first call's time to the second).
+   */
   private long startNanos() {
-    return fromIntendedTime && intendedStartNanos != 0 ? intendedStartNanos : System.nanoTime();
+    if (fromIntendedTime && intendedStartNanos != 0) {
+      long intended = intendedStartNanos;
+      intendedStartNanos = 0;
+      return intended;
+    }
+    return System.nanoTime();
   }
 
   private void finish(OperationMeter meter, long startNanos, Status status) {

@@ -1,0 +1,175 @@
+package org.geoshard.postgis;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import org.geoshard.lastlocation.contract.HistorySplit;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationEvent;
+import org.postgresql.copy.CopyManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.Status;
+
+/**
+ * The last-location contract on PostgreSQL: {@code ll_history} (appended with COPY in batches of
+ * {@code ll.history.batchsize}; with {@code ll.history.split} range-partitioned by month or day, the
+ * partitions created as events reach them) and {@code ll_lkl}, one row per user, replaced only by a
+ * newer event ({@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} older).
+ */
+final class PostgisLastLocation {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgisLastLocation.class);
+  static final String HISTORY = "ll_history";
+  static final String LKL = "ll_lkl";
+  static final String COLUMNS = "user_id, cell_id, ts, lat, lon";
+
+  private final Connection connection;
+  private final CopyManager copy;
+  private final Function<String, PreparedStatement> statements;
+  private final int batchSize;
+  private final HistorySplit split;
+  private final StringBuilder buffer = new StringBuilder(1 << 14);
+  private final Set<String> knownPartitions = new HashSet<>();
+  private final Set<String> pendingSplits = new HashSet<>();
+  private int buffered;
+
+  PostgisLastLocation(Connection connection, CopyManager copy, Function<String, PreparedStatement> statements,
+      int batchSize, HistorySplit split) {
+    this.connection = connection;
+    this.copy = copy;
+    this.statements = statements;
+    this.batchSize = batchSize;
+    this.split = split;
+  }
+
+  static List<String> createTables(HistorySplit split) {
+    String partitioning = split == HistorySplit.NONE ? "" : " PARTITION BY RANGE (ts)";
+    return List.of("CREATE EXTENSION IF NOT EXISTS postgis",
+        "CREATE TABLE IF NOT EXISTS " + HISTORY + " (user_id text NOT NULL, cell_id integer NOT NULL, ts bigint NOT NULL,"
+            + " lat double precision NOT NULL, lon double precision NOT NULL)" + partitioning,
+        "CREATE INDEX IF NOT EXISTS " + HISTORY + "_user_ts ON " + HISTORY + " (user_id, ts)",
+        "CREATE TABLE IF NOT EXISTS " + LKL + " (user_id text PRIMARY KEY, cell_id integer NOT NULL, ts bigint NOT NULL,"
+            + " location geography(Point, 4326) NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS " + LKL + "_location_gist ON " + LKL + " USING GIST (location)");
+  }
+
+  static List<String> dropTables() {
+    return List.of("DROP TABLE IF EXISTS " + HISTORY + " CASCADE", "DROP TABLE IF EXISTS " + LKL);
+  }
+
+  Status append(LocationEvent e) {
+    buffer.append(e.userId()).append('\t').append(e.cellId()).append('\t').append(e.timestampMs()).append('\t')
+        .append(e.latitude()).append('\t').append(e.longitude()).append('\n');
+    if (split != HistorySplit.NONE) {
+      pendingSplits.add(split.suffix(e.timestampMs()) + "@" + split.bounds(e.timestampMs())[0]);
+    }
+    buffered++;
+    return buffered >= batchSize ? flush() : Status.BATCHED_OK;
+  }
+
+  Status flush() {
+    if (buffered == 0) {
+      return Status.OK;
+    }
+    int expected = buffered;
+    String rows = buffer.toString();
+    buffer.setLength(0);
+    buffered = 0;
+    try {
+      for (String pending : pendingSplits) {
+        ensurePartition(pending);
+      }
+      pendingSplits.clear();
+      long copied = copy.copyIn("COPY " + HISTORY + " (" + COLUMNS + ") FROM STDIN", new StringReader(rows));
+      return copied == expected ? Status.OK : Status.ERROR;
+    } catch (SQLException | IOException e) {
+      LOG.warn("COPY of {} events into {} failed: {}", expected, HISTORY, e.getMessage());
+      return Status.ERROR;
+    }
+  }
+
+  /** Creates the partition of a split ("suffix@firstMs") unless this connection already saw it. */
+  private void ensurePartition(String pending) throws SQLException {
+    String suffix = pending.substring(0, pending.indexOf('@'));
+    if (knownPartitions.contains(suffix)) {
+      return;
+    }
+    long first = Long.parseLong(pending.substring(pending.indexOf('@') + 1));
+    long end = split.bounds(first)[1];
+    try (Statement s = connection.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS " + HISTORY + "_" + suffix + " PARTITION OF " + HISTORY
+          + " FOR VALUES FROM (" + first + ") TO (" + end + ")");
+    } catch (SQLException e) {
+      // Another thread created it at the same moment (duplicate table or type): that is what we wanted.
+      if (!"42P07".equals(e.getSQLState()) && !"23505".equals(e.getSQLState())) {
+        throw e;
+      }
+    }
+    knownPartitions.add(suffix);
+  }
+
+  Status upsert(LocationEvent e) {
+    try {
+      PreparedStatement s = statements.apply("INSERT INTO " + LKL + " (user_id, cell_id, ts, location)"
+          + " VALUES (?, ?, ?, ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography)"
+          + " ON CONFLICT (user_id) DO UPDATE SET cell_id = EXCLUDED.cell_id, ts = EXCLUDED.ts,"
+          + " location = EXCLUDED.location WHERE " + LKL + ".ts < EXCLUDED.ts");
+      s.setString(1, e.userId());
+      s.setInt(2, e.cellId());
+      s.setLong(3, e.timestampMs());
+      s.setDouble(4, e.longitude());
+      s.setDouble(5, e.latitude());
+      return s.executeUpdate() == 1 ? Status.OK : LastLocationContract.STALE;
+    } catch (SQLException ex) {
+      LOG.warn("Upsert of {} failed: {}", e.userId(), ex.getMessage());
+      return Status.ERROR;
+    }
+  }
+
+  Status read(String userId, List<LocationEvent> out) {
+    out.clear();
+    return query("SELECT user_id, cell_id, ts, ST_Y(location::geometry), ST_X(location::geometry) FROM " + LKL
+        + " WHERE user_id = ?", out, userId);
+  }
+
+  Status range(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+    out.clear();
+    // On a partitioned History, PostgreSQL reads only the partitions the range touches.
+    return query("SELECT " + COLUMNS + " FROM " + HISTORY + " WHERE user_id = ? AND ts BETWEEN ? AND ? ORDER BY ts",
+        out, userId, fromMs, toMs);
+  }
+
+  Status near(double longitude, double latitude, double radius, int limit, List<LocationEvent> out) {
+    out.clear();
+    return query("WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)"
+        + " SELECT user_id, cell_id, ts, ST_Y(location::geometry), ST_X(location::geometry) FROM " + LKL + ", centre"
+        + " WHERE ST_DWithin(location, centre.g, ?, false) ORDER BY location <-> centre.g, user_id LIMIT ?",
+        out, longitude, latitude, radius, limit);
+  }
+
+  private Status query(String sql, List<LocationEvent> out, Object... parameters) {
+    try {
+      PreparedStatement s = statements.apply(sql);
+      for (int i = 0; i < parameters.length; i++) {
+        s.setObject(i + 1, parameters[i]);
+      }
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(new LocationEvent(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getDouble(4), rs.getDouble(5)));
+        }
+      }
+      return Status.OK;
+    } catch (SQLException e) {
+      LOG.warn("Query failed: {}", e.getMessage());
+      return Status.ERROR;
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package org.geoshard.postgis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.run.Phase;
+import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.Runner;
+import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/** The last-location contract on the real PostGIS server of bin/postgis; skipped when it is not running. */
+class PostgisLastLocationTest {
+  @TempDir
+  Path dir;
+
+  private static PostgisDB open(String... pairs) throws DBException {
+    Properties p = LocalPostgis.properties("t_ll_restaurants");
+    for (int i = 0; i < pairs.length; i += 2) {
+      p.setProperty(pairs[i], pairs[i + 1]);
+    }
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    db.init();
+    return db;
+  }
+
+  private static void prepare(PostgisDB db) throws DBException {
+    db.prepare(Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+      try {
+        work.run();
+      } catch (Exception e) {
+        throw new DBException(e);
+      }
+    });
+  }
+
+  private static LocationEvent event(String user, long ts, int cell) {
+    return new LocationEvent(user, cell, ts, 50 + cell * 0.001, 20 + cell * 0.001);
+  }
+
+  @Test
+  void onlyNewerEventsReplaceTheLastKnownLocation() throws Exception {
+    PostgisDB db = open("ll.history.batchsize", "1");
+    try {
+      prepare(db);
+      assertThat(db.upsertLastLocation(event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
+      List<LocationEvent> out = new ArrayList<>();
+      assertThat(db.readLastLocation("350000000000006", out)).isEqualTo(Status.OK);
+      assertThat(out).singleElement().satisfies(e -> {
+        assertThat(e.timestampMs()).isEqualTo(2000);
+        assertThat(e.cellId()).isEqualTo(2);
+      });
+      assertThat(db.readLastLocation("359999999999999", out)).isEqualTo(Status.OK);
+      assertThat(out).isEmpty();
+      assertThat(db.usersNear(20.002, 50.002, 500, 10, out)).isEqualTo(Status.OK);
+      assertThat(out).extracting(LocationEvent::userId).containsExactly("350000000000006");
+    } finally {
+      db.cleanup();
+    }
+  }
+
+  private static List<List<LocationEvent>> writeAndQuery(String split, List<LocationEvent> events) throws Exception {
+    PostgisDB db = open("ll.history.split", split, "ll.history.batchsize", "50");
+    List<List<LocationEvent>> answers = new ArrayList<>();
+    try {
+      prepare(db);
+      for (LocationEvent e : events) {
+        db.appendHistory(e);
+      }
+    } finally {
+      db.cleanup();
+    }
+    db = open("ll.history.split", split);
+    try {
+      SplittableRandom random = new SplittableRandom(8);
+      long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
+      for (int i = 0; i < 200; i++) {
+        String user = "35000000000" + (1000 + random.nextInt(20));
+        long from = start + random.nextLong(5L * 86_400_000);
+        long to = from + random.nextLong(3L * 86_400_000);
+        List<LocationEvent> out = new ArrayList<>();
+        assertThat(db.historyRange(user, from, to, out)).isEqualTo(Status.OK);
+        answers.add(out);
+      }
+    } finally {
+      db.cleanup();
+    }
+    return answers;
+  }
+
+  @Test
+  void aTimeSplitHistoryAnswersRangesAsTheUnsplitOne() throws Exception {
+    LocalPostgis.require();
+    SplittableRandom random = new SplittableRandom(7);
+    long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
+    List<LocationEvent> events = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      // Six days across a month's end, 20 users, distinct timestamps per user.
+      events.add(event("35000000000" + (1000 + i % 20), start + i * 172_800L + i % 20, i % 50));
+    }
+    List<List<LocationEvent>> unsplit = writeAndQuery("none", events);
+    List<List<LocationEvent>> daily = writeAndQuery("day", events);
+    List<List<LocationEvent>> monthly = writeAndQuery("month", events);
+    assertThat(daily).isEqualTo(unsplit);
+    assertThat(monthly).isEqualTo(unsplit);
+    assertThat(unsplit.stream().mapToInt(List::size).sum()).isGreaterThan(1000);
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_inherits WHERE inhparent = 'll_history'::regclass")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("monthly partitions: January and February").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void afterAnyInterleavingTheLastKnownLocationIsEachUsersNewestEvent() throws Exception {
+    Properties p = LocalPostgis.properties("t_ll_restaurants");
+    p.setProperty("workload", LastLocationWorkload.class.getName());
+    p.setProperty("geo.cities", "");
+    p.setProperty("ll.users", "300");
+    p.setProperty("ll.cells", "200");
+    p.setProperty("ll.writers", "3");
+    p.setProperty("ll.outoforder", "0.2");
+    p.setProperty("ll.history.batchsize", "7");
+    p.setProperty("ll.history.peruser", "2");
+    p.setProperty("ll.insert.rate", "1500");
+    p.setProperty("threadcount", "2");
+    p.setProperty("operationcount", "0");
+    p.setProperty("maxexecutiontime", "3");
+    p.setProperty("results.dir", dir.resolve("load").toString());
+    RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
+        new Binding("postgis-geo", PostgisDB.class), dir).execute();
+    assertThat(load.hasFailures()).isFalse();
+    p.setProperty("results.dir", dir.resolve("run").toString());
+    p.setProperty(PostgisSettings.DROP, "false");
+    RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
+        new Binding("postgis-geo", PostgisDB.class), dir).execute();
+    assertThat(run.errors()).isZero();
+    long appended = run.perOperation().get("HISTORY_INSERT").count();
+    long stale = run.perOperation().get("LKL_STALE").count();
+    assertThat(appended).isGreaterThan(2000);
+    assertThat(stale).isBetween((long) (appended * 0.15), (long) (appended * 0.25));
+    assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
+
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM ll_history")) {
+        rs.next();
+        assertThat(rs.getLong(1)).as("History holds every event once").isEqualTo(300 * 2 + appended);
+      }
+      Map<String, long[]> newest = new HashMap<>();
+      try (ResultSet rs = s.executeQuery("SELECT DISTINCT ON (user_id) user_id, ts, cell_id FROM ll_history"
+          + " ORDER BY user_id, ts DESC")) {
+        while (rs.next()) {
+          newest.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)});
+        }
+      }
+      int users = 0;
+      try (ResultSet rs = s.executeQuery("SELECT user_id, ts, cell_id FROM ll_lkl")) {
+        while (rs.next()) {
+          users++;
+          long[] expected = newest.get(rs.getString(1));
+          assertThat(rs.getLong(2)).as("newest timestamp of %s", rs.getString(1)).isEqualTo(expected[0]);
+          assertThat(rs.getLong(3)).as("cell of the newest event of %s", rs.getString(1)).isEqualTo(expected[1]);
+        }
+      }
+      assertThat(users).isEqualTo(300);
+    }
+  }
+}
