@@ -1,19 +1,15 @@
 package org.geoshard.geo;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
+import org.geoshard.harness.binding.NoopDB;
 import site.ycsb.Status;
 
 /**
@@ -21,7 +17,7 @@ import site.ycsb.Status;
  * it is given (buffered in batches of 5, flushed in cleanup, as a batching binding must) and answers
  * every near query with a full page of placeholders.
  */
-public final class RecordingGeoDB extends DB implements GeoContract {
+public final class RecordingGeoDB extends NoopDB implements GeoContract {
   /** Restaurants stored, per value of the {@code test.sink} property. */
   public static final Map<String, ConcurrentLinkedQueue<Restaurant>> SINKS = new ConcurrentHashMap<>();
   /** Queries seen, per value of the {@code test.sink} property. */
@@ -61,31 +57,5 @@ public final class RecordingGeoDB extends DB implements GeoContract {
   private void flush() {
     SINKS.computeIfAbsent(sink(), k -> new ConcurrentLinkedQueue<>()).addAll(buffer);
     buffer.clear();
-  }
-
-  @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status scan(String table, String startKey, int count, Set<String> fields,
-      Vector<HashMap<String, ByteIterator>> result) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    return Status.NOT_IMPLEMENTED;
   }
 }

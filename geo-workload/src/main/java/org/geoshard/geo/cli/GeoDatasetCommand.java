@@ -26,7 +26,6 @@ import org.geoshard.harness.cli.GeoshardCommand;
 import org.geoshard.harness.cli.PropertySources;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
-import org.geoshard.harness.config.UnknownProperties;
 import org.geoshard.harness.output.RunFolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,11 +81,7 @@ public final class GeoDatasetCommand implements GeoshardCommand {
     RestaurantDataset dataset;
     GeoSettings settings;
     try {
-      Properties properties = PropertySources.resolve(files, overrides, null, null);
-      List<String> unknown = UnknownProperties.fromClassPath().problems(properties);
-      if (!unknown.isEmpty()) {
-        throw new ConfigException(unknown);
-      }
+      Properties properties = PropertySources.resolveChecked(files, overrides);
       settings = GeoSettings.fromProperties(properties);
       dataset = GeoWorkload.datasetOf(settings);
     } catch (ConfigException e) {

@@ -12,7 +12,6 @@ import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.config.ConfigException;
-import org.geoshard.harness.config.UnknownProperties;
 import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.run.BindingSession;
@@ -71,8 +70,8 @@ public final class PrepareCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ConfigException("--stage " + stageName + ": must be before-load, after-load or all.");
       }
-      properties = PropertySources.resolve(files, overrides, null, null);
-      List<String> problems = new ArrayList<>(UnknownProperties.fromClassPath().problems(properties));
+      properties = PropertySources.resolveChecked(files, overrides);
+      List<String> problems = new ArrayList<>();
       binding = BindingRegistry.fromClassPath().resolve(bindingName);
       if (!Preparable.class.isAssignableFrom(binding.type())) {
         problems.add("Binding '" + bindingName + "' has nothing to prepare (it does not implement Preparable).");

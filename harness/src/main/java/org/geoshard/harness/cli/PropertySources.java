@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.UnknownProperties;
 
 /**
  * Builds the effective properties as YCSB does: {@code -P} files in the order given, then
@@ -59,6 +60,19 @@ public final class PropertySources {
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
+    }
+    return properties;
+  }
+
+  /**
+   * {@link #resolve} without flags, refusing unknown names under the modules' prefixes too: for
+   * commands other than load and run, which check their properties the same way.
+   */
+  public static Properties resolveChecked(List<Path> files, List<String> overrides) throws ConfigException {
+    Properties properties = resolve(files, overrides, null, null);
+    List<String> unknown = UnknownProperties.fromClassPath().problems(properties);
+    if (!unknown.isEmpty()) {
+      throw new ConfigException(unknown);
     }
     return properties;
   }

@@ -39,10 +39,10 @@ record SourceRun(Path folder, JsonNode record, JsonNode summary, List<Interval> 
     JsonNode record = readJson(folder.resolve(RunFolder.RUN_JSON));
     JsonNode summary = readJson(folder.resolve(RunFolder.SUMMARY_JSON));
     Map<Long, Row> rows = readTimeseries(folder.resolve(TimeseriesWriter.FILE_NAME));
-    Map<Long, Map<String, Histogram>> histograms = readHlogs(folder);
+    TreeMap<Long, Map<String, Histogram>> histograms = readHlogs(folder);
     List<Interval> intervals = new ArrayList<>();
     for (Row row : rows.values()) {
-      Map<String, Histogram> byOperation = histograms.getOrDefault(row.startEpochMs, Map.of());
+      Map<String, Histogram> byOperation = near(histograms, row.startEpochMs);
       List<IntervalSample> samples = new ArrayList<>();
       for (Map.Entry<String, Long> errors : row.errors.entrySet()) {
         Histogram histogram = byOperation.getOrDefault(errors.getKey(), OperationMeter.newHistogram());
@@ -100,9 +100,18 @@ record SourceRun(Path folder, JsonNode record, JsonNode summary, List<Interval> 
     return rows;
   }
 
+  /**
+   * The histograms of the interval that starts at {@code startEpochMs}. The logs keep start times as
+   * seconds with three decimals, which may come back a millisecond off; intervals are a second apart.
+   */
+  private static Map<String, Histogram> near(TreeMap<Long, Map<String, Histogram>> byStart, long startEpochMs) {
+    Map.Entry<Long, Map<String, Histogram>> floor = byStart.floorEntry(startEpochMs + 2);
+    return floor != null && floor.getKey() >= startEpochMs - 2 ? floor.getValue() : Map.of();
+  }
+
   /** Interval histograms of every operation, by the interval's start time. */
-  private static Map<Long, Map<String, Histogram>> readHlogs(Path folder) throws IOException, ConfigException {
-    Map<Long, Map<String, Histogram>> byStart = new TreeMap<>();
+  private static TreeMap<Long, Map<String, Histogram>> readHlogs(Path folder) throws IOException, ConfigException {
+    TreeMap<Long, Map<String, Histogram>> byStart = new TreeMap<>();
     List<Path> logs;
     try (Stream<Path> files = Files.list(folder)) {
       logs = files.filter(p -> p.getFileName().toString().endsWith(HlogWriters.SUFFIX)).sorted().toList();

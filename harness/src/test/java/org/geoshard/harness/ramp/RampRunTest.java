@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +33,7 @@ class RampRunTest {
   Path dir;
 
   /** Test helper: every read sleeps 4 ms per live client thread, so latency grows with concurrency. */
-  public static class CrowdedDB extends DB {
+  public static class CrowdedDB extends NoopDB {
     static final Map<String, AtomicInteger> LIVE = new ConcurrentHashMap<>();
 
     private AtomicInteger live() {
@@ -62,25 +60,6 @@ class RampRunTest {
       return Status.OK;
     }
 
-    @Override
-    public Status scan(String t, String k, int c, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status update(String t, String k, Map<String, ByteIterator> v) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status insert(String t, String k, Map<String, ByteIterator> v) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status delete(String t, String k) {
-      return Status.OK;
-    }
   }
 
   /** Test helper: fast, but every 200th read of the run takes 60 ms. */

@@ -29,7 +29,7 @@ class PreparationTest {
   Path dir;
 
   /** Test helper: records what it is asked to prepare, per value of test.log. */
-  public static final class PreparedDB extends TestBindings.OkDB implements Preparable, DescribesTopology {
+  public static final class PreparedDB extends org.geoshard.harness.binding.NoopDB implements Preparable, DescribesTopology {
     static final Map<String, List<String>> LOG = new ConcurrentHashMap<>();
 
     @Override

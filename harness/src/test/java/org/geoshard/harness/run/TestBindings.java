@@ -5,12 +5,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.api.RequiresContracts;
+import org.geoshard.harness.binding.NoopDB;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -25,36 +25,8 @@ final class TestBindings {
   private TestBindings() {
   }
 
-  public abstract static class OkDB extends DB {
-    @Override
-    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status scan(String table, String startKey, int count, Set<String> fields,
-        Vector<HashMap<String, ByteIterator>> result) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status update(String table, String key, Map<String, ByteIterator> values) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status insert(String table, String key, Map<String, ByteIterator> values) {
-      return Status.OK;
-    }
-
-    @Override
-    public Status delete(String table, String key) {
-      return Status.OK;
-    }
-  }
-
   /** Buffers inserts in batches of 7 and flushes the rest in cleanup, as a batching binding does. */
-  public static final class BufferingDB extends OkDB {
+  public static final class BufferingDB extends NoopDB {
     private final List<String> buffer = new ArrayList<>();
 
     @Override
@@ -79,7 +51,7 @@ final class TestBindings {
   }
 
   /** Every third read returns an error; every update throws. */
-  public static final class FailingDB extends OkDB {
+  public static final class FailingDB extends NoopDB {
     private final AtomicLong reads = new AtomicLong();
 
     @Override
@@ -94,7 +66,7 @@ final class TestBindings {
   }
 
   /** Cannot connect. */
-  public static final class UnreachableDB extends OkDB {
+  public static final class UnreachableDB extends NoopDB {
     @Override
     public void init() throws DBException {
       throw new DBException("no server reachable at localhost:1");
@@ -106,7 +78,7 @@ final class TestBindings {
     boolean ping();
   }
 
-  public static final class PingDB extends OkDB implements Pinger {
+  public static final class PingDB extends NoopDB implements Pinger {
     @Override
     public boolean ping() {
       return true;
