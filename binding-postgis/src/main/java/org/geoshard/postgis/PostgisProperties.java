@@ -1,5 +1,7 @@
 package org.geoshard.postgis;
 
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import org.geoshard.harness.config.PropertyCatalog;
 
@@ -14,5 +16,10 @@ public final class PostgisProperties implements PropertyCatalog {
   public Set<String> names() {
     return Set.of(PostgisSettings.URL, PostgisSettings.USER, PostgisSettings.PASSWORD, PostgisSettings.TABLE,
         PostgisSettings.INDEX_WHEN, PostgisSettings.DROP, PostgisSettings.CONNECT_TIMEOUT, PostgisSettings.BATCH_SIZE);
+  }
+
+  @Override
+  public List<String> problems(Properties properties) {
+    return PropertyCatalog.problemsOf(PostgisSettings::fromProperties, properties);
   }
 }

@@ -1,9 +1,12 @@
 package org.geoshard.geo;
 
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
+import org.geoshard.harness.config.PropertyCatalog;
 
 /** The property names the geo workload owns. */
-public final class GeoProperties implements org.geoshard.harness.config.PropertyCatalog {
+public final class GeoProperties implements PropertyCatalog {
   @Override
   public Set<String> prefixes() {
     return Set.of("geo.");
@@ -14,5 +17,10 @@ public final class GeoProperties implements org.geoshard.harness.config.Property
     return Set.of(GeoSettings.CITIES, GeoSettings.CITIES_SKIP_BAD, GeoSettings.SCALE, GeoSettings.PLACEMENT,
         GeoSettings.PAGING, GeoSettings.RADIUS_MIN, GeoSettings.RADIUS_MAX, GeoSettings.PAGE_SIZE,
         GeoSettings.END_PROPORTION, GeoSettings.FILTER_PROPORTION, GeoSettings.NEXT_PAGE_PROPORTION);
+  }
+
+  @Override
+  public List<String> problems(Properties properties) {
+    return PropertyCatalog.problemsOf(GeoSettings::fromProperties, properties);
   }
 }

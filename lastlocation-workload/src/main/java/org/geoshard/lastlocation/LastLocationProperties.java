@@ -1,5 +1,7 @@
 package org.geoshard.lastlocation;
 
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import org.geoshard.harness.config.PropertyCatalog;
 
@@ -19,5 +21,10 @@ public final class LastLocationProperties implements PropertyCatalog {
         LastLocationSettings.READ_RANGE, LastLocationSettings.READ_NEAR, LastLocationSettings.RANGE_HOURS,
         LastLocationSettings.NEAR_RADIUS, LastLocationSettings.NEAR_LIMIT, LastLocationSettings.HISTORY_BATCH_SIZE,
         LastLocationSettings.HISTORY_SPLIT);
+  }
+
+  @Override
+  public List<String> problems(Properties properties) {
+    return PropertyCatalog.problemsOf(LastLocationSettings::fromProperties, properties);
   }
 }

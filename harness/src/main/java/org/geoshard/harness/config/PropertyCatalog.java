@@ -1,5 +1,7 @@
 package org.geoshard.harness.config;
 
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -13,4 +15,28 @@ public interface PropertyCatalog {
 
   /** Every property name this module reads, including those outside its prefixes. */
   Set<String> names();
+
+  /**
+   * One sentence per malformed value among this module's properties, checked before anything starts
+   * (so that {@code mongodb.writeConcern=sometimes} is a usage error, not a failed start).
+   */
+  default List<String> problems(Properties properties) {
+    return List.of();
+  }
+
+  /** {@link #problems} from a settings reader that throws {@link ConfigException}. */
+  static List<String> problemsOf(SettingsReader reader, Properties properties) {
+    try {
+      reader.read(properties);
+      return List.of();
+    } catch (ConfigException e) {
+      return e.problems();
+    }
+  }
+
+  /** Reads a module's settings, as its {@code fromProperties} does. */
+  @FunctionalInterface
+  interface SettingsReader {
+    void read(Properties properties) throws ConfigException;
+  }
 }

@@ -9,13 +9,18 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Finds properties under an owned prefix that no module reads, and suggests the name meant. */
+/**
+ * Finds properties under an owned prefix that no module reads (suggesting the name meant), and asks
+ * every module to check its values, before anything starts.
+ */
 public final class UnknownProperties {
   private final Set<String> prefixes = new HashSet<>();
   private final Set<String> names = new HashSet<>();
+  private final List<PropertyCatalog> catalogs = new ArrayList<>();
 
   public UnknownProperties(Iterable<PropertyCatalog> catalogs) {
     for (PropertyCatalog catalog : catalogs) {
+      this.catalogs.add(catalog);
       prefixes.addAll(catalog.prefixes());
       names.addAll(catalog.names());
     }
@@ -26,8 +31,16 @@ public final class UnknownProperties {
     return new UnknownProperties(ServiceLoader.load(PropertyCatalog.class));
   }
 
-  /** One sentence per unknown property, sorted by name. */
+  /** One sentence per unknown property (sorted by name), then every module's malformed values. */
   public List<String> problems(Properties properties) {
+    List<String> problems = unknown(properties);
+    for (PropertyCatalog catalog : catalogs) {
+      problems.addAll(catalog.problems(properties));
+    }
+    return problems;
+  }
+
+  private List<String> unknown(Properties properties) {
     List<String> problems = new ArrayList<>();
     for (String name : new TreeSet<>(properties.stringPropertyNames())) {
       if (names.contains(name) || prefixes.stream().noneMatch(name::startsWith)) {

@@ -29,6 +29,8 @@ public final class RunSettings {
   public static final String SEED = "seed";
   public static final String RESULTS_DIR = "results.dir";
   public static final String RESULTS_LABEL = "results.label";
+  /** Set by the harness as YCSB's Client does: true in the run phase, false in a load. */
+  public static final String DO_TRANSACTIONS = "dotransactions";
 
   /** The seed when none is given: runs are reproducible by default. */
   public static final long DEFAULT_SEED = 1L;

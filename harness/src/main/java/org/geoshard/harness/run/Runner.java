@@ -105,6 +105,8 @@ public final class Runner {
   }
 
   private RunResult executeOnce() throws ConfigException, StartFailedException, IOException {
+    // YCSB's Client tells workloads and bindings the phase this way; some act on it.
+    properties.setProperty(RunSettings.DO_TRANSACTIONS, Boolean.toString(settings.phase() == Phase.RUN));
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
     groups = settings.phase() == Phase.RUN && workload instanceof ThreadGroups tg ? List.copyOf(tg.threadGroups()) : List.of();
@@ -274,8 +276,9 @@ public final class Runner {
   }
 
   void workerFailedToStart(int id, Throwable e) {
+    // The launcher reports the first failure once; the details are for debugging.
     if (startFailure.compareAndSet(null, e)) {
-      LOG.error("Thread {} could not initialise: {}", id, describe(e), e);
+      LOG.debug("Thread {} could not initialise", id, e);
     }
     ready.countDown();
   }

@@ -1,0 +1,216 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.bson.Document;
+import org.geoshard.harness.api.Preparable;
+import org.geoshard.mongodb.MongoSettings.IndexWhen;
+import site.ycsb.DBException;
+
+/**
+ * Prepares the geo collection for a scenario, each step timed by the harness into {@code run.json}.
+ * Idempotent: every step looks before it acts, so running a stage twice leaves the cluster as running
+ * it once.
+ *
+ * <ul>
+ *   <li>Before the load: drop (if {@code mongodb.drop}), create the collection, shard it on
+ *       {@code mongodb.shardkey} (with {@code enableSharding} before MongoDB 6.0, where it is still
+ *       needed), and the 2dsphere index when {@code mongodb.index.when=before}.</li>
+ *   <li>After the load: the 2dsphere index when {@code mongodb.index.when=after} (the study's choice),
+ *       timed overall and on each shard ({@link IndexBuildWatcher}).</li>
+ * </ul>
+ *
+ * <p><b>Presplitting.</b> A hashed key on an empty collection is presplit by the server itself: before
+ * MongoDB 7.2 into {@code numInitialChunks} chunks (default 2 per shard) spread over the shards; from
+ * 7.2 (so in 8.0) into one chunk per shard, and {@code numInitialChunks} is deprecated and ignored
+ * (SERVER-74747, SERVER-76405), so the binding does not send it there. Since 6.0.3 the balancer moves
+ * data by size, not chunk count, so more initial chunks buy nothing on new servers. A ranged key starts
+ * as one chunk on the primary shard; the binding does not guess split points for it.
+ */
+final class ClusterPreparation {
+  private static final int NAMESPACE_EXISTS = 48;
+  private static final int ALREADY_INITIALIZED = 23;
+
+  private final MongoClient client;
+  private final ServerFacts facts;
+  private final MongoSettings settings;
+  private final MongoDatabase database;
+
+  ClusterPreparation(MongoClient client, ServerFacts facts, MongoSettings settings) {
+    this.client = client;
+    this.facts = facts;
+    this.settings = settings;
+    this.database = client.getDatabase(settings.database());
+  }
+
+  void prepare(Preparable.Stage stage, Preparable.Steps steps) throws DBException {
+    if (stage == Preparable.Stage.BEFORE_LOAD) {
+      if (settings.drop()) {
+        steps.step("drop collection", this::drop);
+      }
+      steps.step("create collection", this::create);
+      if (settings.shardKey() != null) {
+        steps.step("shard collection", this::shard);
+      }
+      if (settings.indexWhen() == IndexWhen.BEFORE) {
+        steps.step("2dsphere index", this::geoIndex);
+      }
+    } else if (settings.indexWhen() == IndexWhen.AFTER) {
+      steps.step("2dsphere index", this::geoIndex);
+    }
+  }
+
+  private boolean exists() {
+    return database.listCollectionNames().into(new ArrayList<>()).contains(settings.collection());
+  }
+
+  Map<String, Object> drop() {
+    boolean existed = exists();
+    if (existed) {
+      database.getCollection(settings.collection()).drop();
+    }
+    Map<String, Object> details = details();
+    details.put("existed", existed);
+    return details;
+  }
+
+  Map<String, Object> create() {
+    boolean created = false;
+    if (!exists()) {
+      try {
+        database.createCollection(settings.collection());
+        created = true;
+      } catch (MongoCommandException e) {
+        if (e.getErrorCode() != NAMESPACE_EXISTS) {
+          throw e;
+        }
+      }
+    }
+    Map<String, Object> details = details();
+    details.put("created", created);
+    return details;
+  }
+
+  Map<String, Object> shard() throws DBException {
+    ShardKey key = settings.shardKey();
+    if (!facts.sharded()) {
+      throw new MongoStartException(CollectionChecks.notAMongos(settings, facts));
+    }
+    Map<String, Object> details = details();
+    details.put("key", key.toString());
+    Document existing = CollectionChecks.shardingOf(client, settings.namespace());
+    if (existing != null) {
+      Document stored = existing.get("key", Document.class);
+      if (!key.matches(stored)) {
+        throw new MongoStartException("Collection " + settings.namespace() + " is already sharded on "
+            + (stored == null ? "another key" : stored.toJson()) + ", but " + MongoSettings.SHARD_KEY + " is '" + key
+            + "': drop it first (" + MongoSettings.DROP + "=true) or set " + MongoSettings.SHARD_KEY + " to match.");
+      }
+      details.put("alreadySharded", true);
+      details.put("chunksPerShard", TopologyReader.chunksPerShard(client, existing));
+      return details;
+    }
+    MongoDatabase admin = client.getDatabase("admin");
+    if (!facts.version().atLeast(6, 0)) {
+      try {
+        admin.runCommand(new Document("enableSharding", settings.database()));
+      } catch (MongoCommandException e) {
+        if (e.getErrorCode() != ALREADY_INITIALIZED) {
+          throw e;
+        }
+      }
+      details.put("enableSharding", "ran");
+    } else {
+      details.put("enableSharding", "not needed on 6.0+ (shardCollection creates the database's sharding state)");
+    }
+    MongoCollection<Document> collection = database.getCollection(settings.collection());
+    boolean empty = collection.estimatedDocumentCount() == 0;
+    if (!empty) {
+      // A collection with data needs an index that starts with the key before it can be sharded.
+      collection.createIndex(key.toDocument());
+    }
+    Document command = new Document("shardCollection", settings.namespace()).append("key", key.toDocument());
+    details.put("presplit", presplit(key, empty, command));
+    admin.runCommand(command);
+    details.put("alreadySharded", false);
+    Document sharding = CollectionChecks.shardingOf(client, settings.namespace());
+    if (sharding != null) {
+      details.put("chunksPerShard", TopologyReader.chunksPerShard(client, sharding));
+    }
+    return details;
+  }
+
+  /** Says how the collection is presplit, adding {@code numInitialChunks} to the command where the server honours it. */
+  String presplit(ShardKey key, boolean empty, Document command) {
+    Integer wanted = settings.numInitialChunks();
+    boolean honoured = !facts.version().atLeast(7, 2);
+    if (!key.hashed()) {
+      return "none: a ranged key starts as one chunk on the primary shard, and the balancer moves ranges as data grows";
+    }
+    if (!empty) {
+      return "none: the collection already holds documents, so the server makes one chunk on the primary shard";
+    }
+    if (!honoured) {
+      return "one chunk per shard, by the server (MongoDB 7.2+ ignores numInitialChunks"
+          + (wanted == null ? ")" : ", so " + MongoSettings.NUM_INITIAL_CHUNKS + "=" + wanted + " was not sent)");
+    }
+    if (wanted != null) {
+      command.append("numInitialChunks", wanted);
+      return wanted + " chunks (" + MongoSettings.NUM_INITIAL_CHUNKS + ") spread over the shards by the server";
+    }
+    return "the server's default for a hashed key: 2 chunks per shard";
+  }
+
+  Map<String, Object> geoIndex() {
+    MongoCollection<Document> collection = database.getCollection(settings.collection());
+    Map<String, Object> details = details();
+    details.put("key", CollectionChecks.GEO_INDEX_KEY.toJson());
+    if (CollectionChecks.hasGeoIndex(collection.listIndexes().into(new ArrayList<>()))) {
+      details.put("alreadyExisted", true);
+      return details;
+    }
+    details.put("alreadyExisted", false);
+    details.put("documents", collection.estimatedDocumentCount());
+    IndexBuildWatcher watcher = new IndexBuildWatcher(client, settings.database(), settings.collection(),
+        settings.indexPoll(TimeUnit.MILLISECONDS));
+    watcher.start();
+    long start = System.nanoTime();
+    Map<String, Object> perShard;
+    try {
+      collection.createIndex(CollectionChecks.GEO_INDEX_KEY);
+    } finally {
+      perShard = watcher.stop();
+    }
+    details.put("buildMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    if (facts.sharded()) {
+      Map<String, Long> documents = tryDocumentsPerShard();
+      if (documents != null) {
+        details.put("documentsPerShard", documents);
+      }
+    }
+    details.put("perShard", perShard);
+    return details;
+  }
+
+  private Map<String, Long> tryDocumentsPerShard() {
+    try {
+      return TopologyReader.documentsPerShard(client, settings);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private Map<String, Object> details() {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("namespace", settings.namespace());
+    details.put("server", facts.describe());
+    return details;
+  }
+}

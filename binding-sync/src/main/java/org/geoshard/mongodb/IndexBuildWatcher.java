@@ -1,0 +1,190 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.client.MongoClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.bson.Document;
+import org.geoshard.harness.config.Secrets;
+
+/**
+ * Times an index build on each shard by sampling {@code $currentOp} while {@code createIndexes} runs.
+ *
+ * <p><b>Why this way.</b> Through a mongos, {@code $currentOp} reports the operations of every shard's
+ * primary, each with its {@code shard} and {@code microsecs_running}, so one connection to the router
+ * the benchmark already uses sees every shard; no direct connection to shard hosts is needed (they are
+ * often unreachable from clients, e.g. inside a container network), nor a log that may have rotated.
+ * The alternative, each shard's structured log through {@code getLog} ("Index build: completed
+ * successfully", id 20663), needs a connection to every shard primary and keeps only the last 1,024
+ * lines in memory, and its attributes vary across versions.
+ *
+ * <p><b>What it gives, and its limits.</b> For each shard, the build took at least the longest
+ * {@code microsecs_running} seen and at most that plus the time until the first sample that no longer
+ * saw it (bounds, not one number: the sampling interval is the resolution). A build shorter than the
+ * interval may never be seen ({@code seen=false}); the overall time of {@code createIndexes} still
+ * bounds it. Sampling needs the {@code inprog} privilege (role clusterMonitor); without it the
+ * per-shard figures are reported as unavailable with the reason. Only primaries are sampled; each
+ * secondary builds at the same time (4.4+ simultaneous builds) and is not timed here.
+ */
+final class IndexBuildWatcher {
+  /** What was seen of the build on one shard (or the one server when not sharded). */
+  static final class Sighting {
+    long maxMicrosRunning;
+    long lastSeenRequestNanos;
+    long goneResponseNanos = -1;
+    long samples;
+    String lastMessage;
+  }
+
+  /** One sample: the operations building the index, as {@code $currentOp} documents. */
+  @FunctionalInterface
+  interface Sampler {
+    List<Document> sample();
+  }
+
+  private final Sampler sampler;
+  private final String database;
+  private final String collection;
+  private final long intervalNanos;
+  private final LongSupplier clock;
+  private final Map<String, Sighting> sightings = new TreeMap<>();
+  private volatile boolean stopping;
+  private Thread thread;
+  private String unavailable;
+  private long stopped;
+
+  IndexBuildWatcher(MongoClient client, String database, String collection, long intervalMillis) {
+    this(() -> client.getDatabase("admin").aggregate(List.of(
+            new Document("$currentOp", new Document("allUsers", true).append("idleConnections", false)),
+            new Document("$match", new Document("command.createIndexes", collection))))
+        .into(new ArrayList<>()), database, collection, TimeUnit.MILLISECONDS.toNanos(intervalMillis), System::nanoTime);
+  }
+
+  IndexBuildWatcher(Sampler sampler, String database, String collection, long intervalNanos, LongSupplier clock) {
+    this.sampler = sampler;
+    this.database = database;
+    this.collection = collection;
+    this.intervalNanos = intervalNanos;
+    this.clock = clock;
+  }
+
+  /** Starts sampling in a daemon thread. */
+  void start() {
+    thread = new Thread(this::loop, "index-build-watcher");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Stops sampling (call when createIndexes returned) and gives the per-shard findings. */
+  Map<String, Object> stop() {
+    stopping = true;
+    if (thread != null) {
+      thread.interrupt();
+      try {
+        thread.join(TimeUnit.NANOSECONDS.toMillis(intervalNanos) + 10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    stopped = clock.getAsLong();
+    return findings();
+  }
+
+  private void loop() {
+    while (!stopping) {
+      if (!sampleOnce()) {
+        return;
+      }
+      try {
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(intervalNanos), (int) (intervalNanos % 1_000_000));
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** One sample; false when sampling is impossible (recorded as unavailable). */
+  boolean sampleOnce() {
+    long request = clock.getAsLong();
+    List<Document> ops;
+    try {
+      ops = sampler.sample();
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        unavailable = Secrets.maskText(Failures.brief(e));
+      }
+      return false;
+    }
+    long response = clock.getAsLong();
+    synchronized (this) {
+      List<String> seenNow = new ArrayList<>();
+      for (Document op : ops) {
+        if (!isOurBuild(op)) {
+          continue;
+        }
+        String shard = op.getString("shard") != null ? op.getString("shard") : "server";
+        Sighting s = sightings.computeIfAbsent(shard, k -> new Sighting());
+        Object micros = op.get("microsecs_running");
+        long running = micros instanceof Number n ? n.longValue() : 0;
+        s.maxMicrosRunning = Math.max(s.maxMicrosRunning, running);
+        s.lastSeenRequestNanos = request;
+        s.goneResponseNanos = -1;
+        s.samples++;
+        if (op.getString("msg") != null) {
+          s.lastMessage = op.getString("msg");
+        }
+        seenNow.add(shard);
+      }
+      sightings.forEach((shard, s) -> {
+        if (!seenNow.contains(shard) && s.goneResponseNanos < 0) {
+          s.goneResponseNanos = response;
+        }
+      });
+    }
+    return true;
+  }
+
+  private boolean isOurBuild(Document op) {
+    Document command = op.get("command", Document.class);
+    String ns = op.getString("ns");
+    return command != null && collection.equals(command.get("createIndexes"))
+        && (ns == null || ns.startsWith(database + "."));
+  }
+
+  /**
+   * {"method": ..., "intervalMs": ..., "shards": {"rs0": {"atLeastMs": .., "atMostMs": .., "samples": ..}}}
+   * or {"unavailable": reason}.
+   */
+  synchronized Map<String, Object> findings() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("method", "$currentOp sampled every " + TimeUnit.NANOSECONDS.toMillis(intervalNanos) + " ms through the "
+        + "connection of the benchmark (primaries only; bounds, not one number)");
+    if (unavailable != null) {
+      out.put("unavailable", unavailable);
+    }
+    Map<String, Object> shards = new TreeMap<>();
+    sightings.forEach((shard, s) -> {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      long atLeast = s.maxMicrosRunning / 1000;
+      long end = s.goneResponseNanos >= 0 ? s.goneResponseNanos : (stopped > 0 ? stopped : clock.getAsLong());
+      entry.put("atLeastMs", atLeast);
+      entry.put("atMostMs", atLeast + Math.max(0, TimeUnit.NANOSECONDS.toMillis(end - s.lastSeenRequestNanos)));
+      entry.put("samples", s.samples);
+      if (s.lastMessage != null) {
+        entry.put("lastMessage", s.lastMessage);
+      }
+      shards.put(shard, entry);
+    });
+    out.put("shards", shards);
+    return out;
+  }
+
+  /** Shards this watcher saw building the index. */
+  synchronized List<String> seenShards() {
+    return new ArrayList<>(sightings.keySet());
+  }
+}

@@ -1,0 +1,27 @@
+package org.geoshard.mongodb;
+
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.geoshard.harness.config.PropertyCatalog;
+
+/** The property names the MongoDB binding reads, and its prefix: an unknown {@code mongodb.*} name is refused. */
+public final class MongoProperties implements PropertyCatalog {
+  @Override
+  public Set<String> prefixes() {
+    return Set.of("mongodb.");
+  }
+
+  @Override
+  public Set<String> names() {
+    return Set.of(MongoSettings.URL, MongoSettings.COLLECTION, MongoSettings.WRITE_CONCERN, MongoSettings.READ_PREFERENCE,
+        MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.MAX_CONNECTIONS, MongoSettings.UPSERT,
+        MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
+        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.DO_TRANSACTIONS);
+  }
+
+  @Override
+  public List<String> problems(Properties properties) {
+    return PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties);
+  }
+}

@@ -1,0 +1,531 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import com.mongodb.event.CommandListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.Secrets;
+
+/**
+ * Every setting of the {@code mongodb-geo} binding, immutable. Made by {@link #fromProperties} (the
+ * binding's way) or a {@link Builder}; both end in one constructor that checks everything and reports
+ * every problem at once, each sentence naming the property at fault.
+ *
+ * <p>YCSB's names where YCSB's own mongodb binding has them ({@code mongodb.url},
+ * {@code mongodb.writeConcern}, {@code mongodb.readPreference}, {@code mongodb.maxconnections},
+ * {@code mongodb.upsert}, {@code batchsize}); the rest are geoshard's.
+ */
+public final class MongoSettings {
+  public static final String URL = "mongodb.url";
+  public static final String COLLECTION = "mongodb.collection";
+  public static final String WRITE_CONCERN = "mongodb.writeConcern";
+  public static final String READ_PREFERENCE = "mongodb.readPreference";
+  public static final String SERVER_SELECTION_TIMEOUT = "mongodb.serverSelectionTimeout";
+  public static final String MAX_CONNECTIONS = "mongodb.maxconnections";
+  public static final String UPSERT = "mongodb.upsert";
+  public static final String BATCH_SIZE = "batchsize";
+  public static final String DROP = "mongodb.drop";
+  public static final String SHARD_KEY = "mongodb.shardkey";
+  public static final String NUM_INITIAL_CHUNKS = "mongodb.numInitialChunks";
+  public static final String INDEX_WHEN = "mongodb.index.when";
+  public static final String INDEX_POLL_MS = "mongodb.index.pollms";
+  /** Set by YCSB's own client (true for run, false for load); geoshard's harness may set it too. */
+  public static final String DO_TRANSACTIONS = "dotransactions";
+
+  public static final String DEFAULT_URL = "mongodb://localhost:27017/ycsb";
+  public static final String DEFAULT_DATABASE = "ycsb";
+  public static final String DEFAULT_COLLECTION = "restaurants";
+  /** The geo load's batch: 100 restaurants per insertMany unless {@code batchsize} says otherwise. */
+  public static final int DEFAULT_GEO_BATCH_SIZE = 100;
+  /** YCSB's operations insert one record at a time unless {@code batchsize} says otherwise (YCSB's default). */
+  public static final int DEFAULT_YCSB_BATCH_SIZE = 1;
+  public static final long DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS = 5;
+  public static final long DEFAULT_INDEX_POLL_MS = 250;
+  public static final int MAX_BATCH_SIZE = 100_000;
+
+  /** When the binding builds the 2dsphere index on {@code location}. */
+  public enum IndexWhen {
+    /** Before the load, on the empty collection: every insert maintains it. */
+    BEFORE,
+    /** After the load, on the loaded data (the study's choice): one build, timed per shard. */
+    AFTER
+  }
+
+  /** YCSB's write concern names, and what they mean. */
+  private enum YcsbWriteConcern {
+    ERRORS_IGNORED(WriteConcern.UNACKNOWLEDGED),
+    UNACKNOWLEDGED(WriteConcern.UNACKNOWLEDGED),
+    ACKNOWLEDGED(WriteConcern.W1),
+    JOURNALED(WriteConcern.W1.withJournal(true)),
+    REPLICA_ACKNOWLEDGED(WriteConcern.W2),
+    MAJORITY(WriteConcern.MAJORITY);
+
+    private final WriteConcern concern;
+
+    YcsbWriteConcern(WriteConcern concern) {
+      this.concern = concern;
+    }
+  }
+
+  /** Read preferences by YCSB's names ({@code primary_preferred} and {@code primaryPreferred} both work). */
+  private enum ReadPreferenceName {
+    PRIMARY, PRIMARY_PREFERRED, SECONDARY, SECONDARY_PREFERRED, NEAREST;
+
+    ReadPreference preference() {
+      return switch (this) {
+        case PRIMARY -> ReadPreference.primary();
+        case PRIMARY_PREFERRED -> ReadPreference.primaryPreferred();
+        case SECONDARY -> ReadPreference.secondary();
+        case SECONDARY_PREFERRED -> ReadPreference.secondaryPreferred();
+        case NEAREST -> ReadPreference.nearest();
+      };
+    }
+  }
+
+  private final String url;
+  private final ConnectionString connectionString;
+  private final ThrowawaySpec throwaway;
+  private final String database;
+  private final String collection;
+  private final WriteConcern writeConcern;
+  private final ReadPreference readPreference;
+  private final long serverSelectionTimeoutMs;
+  private final Integer maxConnections;
+  private final int geoBatchSize;
+  private final int ycsbBatchSize;
+  private final boolean upsert;
+  private final boolean drop;
+  private final ShardKey shardKey;
+  private final Integer numInitialChunks;
+  private final IndexWhen indexWhen;
+  private final long indexPollMs;
+  private final Boolean doTransactions;
+  private final List<CommandListener> commandListeners;
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder; every value starts at its documented default. */
+  public static final class Builder {
+    private String url = DEFAULT_URL;
+    private String collection = DEFAULT_COLLECTION;
+    private WriteConcern writeConcern;
+    private ReadPreference readPreference;
+    private long serverSelectionTimeoutMs = TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
+    private Integer maxConnections;
+    private Integer batchSize;
+    private boolean upsert;
+    private boolean drop;
+    private ShardKey shardKey;
+    private Integer numInitialChunks;
+    private IndexWhen indexWhen = IndexWhen.AFTER;
+    private long indexPollMs = DEFAULT_INDEX_POLL_MS;
+    private Boolean doTransactions;
+    private final List<CommandListener> commandListeners = new ArrayList<>();
+
+    private Builder() {
+    }
+
+    /** {@code mongodb://}, {@code mongodb+srv://} or {@code testcontainers:Ns}; default {@value #DEFAULT_URL}. */
+    public Builder url(String url) {
+      this.url = url;
+      return this;
+    }
+
+    /** The geo contract's collection; default {@value #DEFAULT_COLLECTION}. YCSB's operations use the table. */
+    public Builder collection(String collection) {
+      this.collection = collection;
+      return this;
+    }
+
+    /** Null (the default) takes the URL's write concern, or the server's. */
+    public Builder writeConcern(WriteConcern writeConcern) {
+      this.writeConcern = writeConcern;
+      return this;
+    }
+
+    /** Null (the default) takes the URL's read preference, or primary. */
+    public Builder readPreference(ReadPreference readPreference) {
+      this.readPreference = readPreference;
+      return this;
+    }
+
+    /** How long to wait for a server before failing; default 5 s, at least 1 s. */
+    public Builder serverSelectionTimeout(long timeout, TimeUnit unit) {
+      this.serverSelectionTimeoutMs = unit.toMillis(timeout);
+      return this;
+    }
+
+    /** Connections per server; null (the default) takes the URL's maxPoolSize, or the driver's 100. */
+    public Builder maxConnections(Integer maxConnections) {
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
+    /** Documents per insertMany; null (the default) is 100 for the geo load and 1 for YCSB's insert. */
+    public Builder batchSize(Integer batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** YCSB's inserts as upserts (replace by {@code _id}); default false. */
+    public Builder upsert(boolean upsert) {
+      this.upsert = upsert;
+      return this;
+    }
+
+    /** Drop the geo collection before the load; default false. */
+    public Builder drop(boolean drop) {
+      this.drop = drop;
+      return this;
+    }
+
+    /** Null (the default) leaves the collection unsharded. */
+    public Builder shardKey(ShardKey shardKey) {
+      this.shardKey = shardKey;
+      return this;
+    }
+
+    /** Initial chunks of a hashed key on an empty collection (honoured before MongoDB 7.2); null is the server's default. */
+    public Builder numInitialChunks(Integer numInitialChunks) {
+      this.numInitialChunks = numInitialChunks;
+      return this;
+    }
+
+    /** Default {@link IndexWhen#AFTER}. */
+    public Builder indexWhen(IndexWhen indexWhen) {
+      this.indexWhen = indexWhen;
+      return this;
+    }
+
+    /** How often the index build is sampled per shard; default 250 ms, from 10 ms to 10 s. */
+    public Builder indexPoll(long interval, TimeUnit unit) {
+      this.indexPollMs = unit.toMillis(interval);
+      return this;
+    }
+
+    /** YCSB's phase hint: true in a run, false in a load, null when unknown (the default). */
+    public Builder doTransactions(Boolean doTransactions) {
+      this.doTransactions = doTransactions;
+      return this;
+    }
+
+    /** Listens to every command of the client (in addition to the binding's own counters). */
+    public Builder addCommandListener(CommandListener listener) {
+      this.commandListeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * @throws ConfigException listing every problem, one sentence each, naming the property
+     */
+    public MongoSettings build() throws ConfigException {
+      return new MongoSettings(this);
+    }
+  }
+
+  private MongoSettings(Builder b) throws ConfigException {
+    List<String> problems = new ArrayList<>();
+    String givenUrl = b.url == null || b.url.isBlank() ? DEFAULT_URL : b.url.trim();
+    ConnectionString cs = null;
+    ThrowawaySpec spec = null;
+    String db = DEFAULT_DATABASE;
+    if (ThrowawaySpec.isThrowaway(givenUrl)) {
+      spec = ThrowawaySpec.parse(URL, givenUrl, problems);
+    } else if (!givenUrl.startsWith("mongodb://") && !givenUrl.startsWith("mongodb+srv://")) {
+      problems.add("Property '" + URL + "' must be a mongodb:// or mongodb+srv:// connection string, or testcontainers:3s "
+          + "for a throwaway cluster, but is '" + Secrets.maskText(givenUrl) + "'.");
+    } else {
+      try {
+        cs = new ConnectionString(givenUrl);
+        String pathDb = cs.getDatabase();
+        // As YCSB's binding: the URL's database, unless it is absent or 'admin' (then only the authentication source).
+        db = pathDb == null || pathDb.isEmpty() || pathDb.equals("admin") ? DEFAULT_DATABASE : pathDb;
+      } catch (IllegalArgumentException e) {
+        problems.add("Property '" + URL + "' is not a valid connection string ('" + Secrets.maskText(givenUrl) + "'): "
+            + Secrets.maskText(e.getMessage()));
+      }
+    }
+    if (b.collection == null || b.collection.isBlank() || b.collection.contains("$") || b.collection.startsWith("system.")) {
+      problems.add("Property '" + COLLECTION + "' must be a collection name (not empty, no '$', not system.*), but is '"
+          + b.collection + "'.");
+    }
+    if (cs != null && b.writeConcern != null && cs.getWriteConcern() != null && !cs.getWriteConcern().equals(b.writeConcern)) {
+      problems.add("Property '" + WRITE_CONCERN + "' (" + describe(b.writeConcern) + ") disagrees with the write concern of '"
+          + URL + "' (" + describe(cs.getWriteConcern()) + "); set it in one place.");
+    }
+    if (cs != null && b.readPreference != null && cs.getReadPreference() != null
+        && !cs.getReadPreference().equals(b.readPreference)) {
+      problems.add("Property '" + READ_PREFERENCE + "' (" + b.readPreference.getName() + ") disagrees with the readPreference of '"
+          + URL + "' (" + cs.getReadPreference().getName() + "); set it in one place.");
+    }
+    if (b.serverSelectionTimeoutMs < 1000) {
+      problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' must be at least 1 second, but is "
+          + b.serverSelectionTimeoutMs + " ms.");
+    }
+    if (b.maxConnections != null && b.maxConnections < 1) {
+      problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
+    }
+    if (b.batchSize != null && (b.batchSize < 1 || b.batchSize > MAX_BATCH_SIZE)) {
+      problems.add("Property '" + BATCH_SIZE + "' must be from 1 to " + MAX_BATCH_SIZE + ", but is " + b.batchSize + ".");
+    }
+    if (b.numInitialChunks != null) {
+      if (b.numInitialChunks < 1) {
+        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' must be at least 1, but is " + b.numInitialChunks + ".");
+      } else if (b.shardKey == null || !b.shardKey.hashed()) {
+        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' applies only to a hashed shard key, but '" + SHARD_KEY + "' is "
+            + (b.shardKey == null ? "not set" : "'" + b.shardKey + "'") + ".");
+      }
+    }
+    if (b.shardKey != null && spec != null && spec.shards() == 0) {
+      problems.add("Property '" + SHARD_KEY + "' is '" + b.shardKey + "', but '" + URL + "' is " + spec.url()
+          + ", a standalone server; use testcontainers:2s or :3s for a sharded cluster.");
+    }
+    if (b.indexWhen == null) {
+      problems.add("Property '" + INDEX_WHEN + "' must be before or after.");
+    }
+    if (b.indexPollMs < 10 || b.indexPollMs > 10_000) {
+      problems.add("Property '" + INDEX_POLL_MS + "' must be from 10 to 10000 (milliseconds), but is " + b.indexPollMs + ".");
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    this.url = givenUrl;
+    this.connectionString = cs;
+    this.throwaway = spec;
+    this.database = db;
+    this.collection = b.collection;
+    this.writeConcern = b.writeConcern;
+    this.readPreference = b.readPreference;
+    this.serverSelectionTimeoutMs = b.serverSelectionTimeoutMs;
+    this.maxConnections = b.maxConnections;
+    this.geoBatchSize = b.batchSize == null ? DEFAULT_GEO_BATCH_SIZE : b.batchSize;
+    this.ycsbBatchSize = b.batchSize == null ? DEFAULT_YCSB_BATCH_SIZE : b.batchSize;
+    this.upsert = b.upsert;
+    this.drop = b.drop;
+    this.shardKey = b.shardKey;
+    this.numInitialChunks = b.numInitialChunks;
+    this.indexWhen = b.indexWhen;
+    this.indexPollMs = b.indexPollMs;
+    this.doTransactions = b.doTransactions;
+    this.commandListeners = List.copyOf(b.commandListeners);
+  }
+
+  /**
+   * The binding's settings from YCSB-style properties.
+   *
+   * @throws ConfigException every malformed or contradictory property, one sentence each
+   */
+  public static MongoSettings fromProperties(Properties properties) throws ConfigException {
+    return fromProperties(properties, List.of());
+  }
+
+  /** As {@link #fromProperties(Properties)}, with listeners on every command of the client. */
+  public static MongoSettings fromProperties(Properties properties, List<CommandListener> listeners)
+      throws ConfigException {
+    PropertyReader in = new PropertyReader(properties);
+    List<String> problems = new ArrayList<>();
+    Builder b = builder()
+        .url(in.string(URL, DEFAULT_URL))
+        .collection(in.string(COLLECTION, DEFAULT_COLLECTION))
+        .serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
+            TimeUnit.SECONDS)
+        .upsert(in.bool(UPSERT, false))
+        .drop(in.bool(DROP, false))
+        .indexWhen(in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class))
+        .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS);
+    if (in.isSet(MAX_CONNECTIONS)) {
+      b.maxConnections(in.intInRange(MAX_CONNECTIONS, 100, 1, 100_000));
+    }
+    if (in.isSet(BATCH_SIZE)) {
+      b.batchSize(in.intInRange(BATCH_SIZE, DEFAULT_GEO_BATCH_SIZE, 1, MAX_BATCH_SIZE));
+    }
+    if (in.isSet(NUM_INITIAL_CHUNKS)) {
+      b.numInitialChunks(in.intInRange(NUM_INITIAL_CHUNKS, 1, 1, 8192 * 1000));
+    }
+    if (in.isSet(DO_TRANSACTIONS)) {
+      b.doTransactions(in.bool(DO_TRANSACTIONS, true));
+    }
+    String concern = in.raw(WRITE_CONCERN);
+    if (concern != null) {
+      b.writeConcern(parseWriteConcern(concern, problems));
+    }
+    if (in.isSet(READ_PREFERENCE)) {
+      b.readPreference(in.choice(READ_PREFERENCE, ReadPreferenceName.PRIMARY, ReadPreferenceName.class).preference());
+    }
+    String key = in.raw(SHARD_KEY);
+    if (key != null) {
+      b.shardKey(ShardKey.parse(SHARD_KEY, key, problems));
+    }
+    listeners.forEach(b::addCommandListener);
+    problems.addAll(0, in.problems());
+    if (!problems.isEmpty()) {
+      // Report the value problems together with whatever the builder finds in the rest.
+      try {
+        b.build();
+      } catch (ConfigException e) {
+        for (String p : e.problems()) {
+          if (!problems.contains(p)) {
+            problems.add(p);
+          }
+        }
+      }
+      throw new ConfigException(problems);
+    }
+    return b.build();
+  }
+
+  /** {@code majority}, {@code journaled}, ... (YCSB's names) or a number of members. */
+  static WriteConcern parseWriteConcern(String value, List<String> problems) {
+    String squashed = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (YcsbWriteConcern known : YcsbWriteConcern.values()) {
+      if (known.name().equals(squashed) || known.name().replace("_", "").equals(squashed.replace("_", ""))) {
+        return known.concern;
+      }
+    }
+    try {
+      int w = Integer.parseInt(value.trim());
+      if (w >= 0 && w <= 50) {
+        return new WriteConcern(w);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    problems.add("Property '" + WRITE_CONCERN + "' must be one of acknowledged, unacknowledged, journaled, "
+        + "replica_acknowledged, majority, or a number of members from 0 to 50, but is '" + value + "'.");
+    return null;
+  }
+
+  static String describe(WriteConcern concern) {
+    StringBuilder out = new StringBuilder();
+    Object w = concern.getWObject();
+    out.append("w=").append(w == null ? "default" : w);
+    if (concern.getJournal() != null) {
+      out.append(", j=").append(concern.getJournal());
+    }
+    return out.toString();
+  }
+
+  /** The URL as given ({@code mongodb.url}); never log it unmasked: see {@link #maskedUrl()}. */
+  public String url() {
+    return url;
+  }
+
+  /** The URL with its password masked, for messages and logs. */
+  public String maskedUrl() {
+    return Secrets.maskText(url);
+  }
+
+  /** The parsed connection string; null for a throwaway cluster. */
+  public ConnectionString connectionString() {
+    return connectionString;
+  }
+
+  /** The throwaway cluster asked for, or null. */
+  public ThrowawaySpec throwaway() {
+    return throwaway;
+  }
+
+  public String database() {
+    return database;
+  }
+
+  public String collection() {
+    return collection;
+  }
+
+  /** {@code database.collection}. */
+  public String namespace() {
+    return database + "." + collection;
+  }
+
+  /** Null: the URL's, or the server's default. */
+  public WriteConcern writeConcern() {
+    return writeConcern;
+  }
+
+  /** Null: the URL's, or primary. */
+  public ReadPreference readPreference() {
+    return readPreference;
+  }
+
+  public long serverSelectionTimeout(TimeUnit unit) {
+    return unit.convert(serverSelectionTimeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  public Integer maxConnections() {
+    return maxConnections;
+  }
+
+  public int geoBatchSize() {
+    return geoBatchSize;
+  }
+
+  public int ycsbBatchSize() {
+    return ycsbBatchSize;
+  }
+
+  public boolean upsert() {
+    return upsert;
+  }
+
+  public boolean drop() {
+    return drop;
+  }
+
+  /** Null: unsharded. */
+  public ShardKey shardKey() {
+    return shardKey;
+  }
+
+  /** Null: the server's default. */
+  public Integer numInitialChunks() {
+    return numInitialChunks;
+  }
+
+  public IndexWhen indexWhen() {
+    return indexWhen;
+  }
+
+  public long indexPoll(TimeUnit unit) {
+    return unit.convert(indexPollMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** YCSB's phase hint, or null when nobody said. */
+  public Boolean doTransactions() {
+    return doTransactions;
+  }
+
+  public List<CommandListener> commandListeners() {
+    return commandListeners;
+  }
+
+  /**
+   * What identifies one shared client: the URL and the client-level options. Write concern, read
+   * preference and batch sizes apply per collection and do not need a client of their own.
+   */
+  String clientKey() {
+    return url + "|sst=" + serverSelectionTimeoutMs + "|max=" + maxConnections + "|listeners="
+        + commandListeners.stream().map(l -> l.getClass().getName() + "@" + System.identityHashCode(l)).toList();
+  }
+
+  @Override
+  public String toString() {
+    return "MongoSettings{url=" + maskedUrl() + ", database=" + database + ", collection=" + collection
+        + ", writeConcern=" + (writeConcern == null ? "from URL" : describe(writeConcern))
+        + ", readPreference=" + (readPreference == null ? "from URL" : readPreference.getName())
+        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", maxConnections=" + maxConnections
+        + ", geoBatchSize=" + geoBatchSize + ", ycsbBatchSize=" + ycsbBatchSize + ", upsert=" + upsert
+        + ", drop=" + drop + ", shardKey=" + shardKey + ", numInitialChunks=" + numInitialChunks
+        + ", indexWhen=" + indexWhen + ", indexPollMs=" + indexPollMs + "}";
+  }
+}

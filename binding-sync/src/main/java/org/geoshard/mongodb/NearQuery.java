@@ -1,0 +1,80 @@
+package org.geoshard.mongodb;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.Document;
+import org.geoshard.geo.contract.AttributeFilter;
+import org.geoshard.geo.contract.GeoQuery;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.geo.dataset.Sphere;
+
+/**
+ * A {@link GeoQuery} in MongoDB's language: a {@code find} whose filter is
+ * {@code {location: {$nearSphere: {$geometry, $maxDistance[, $minDistance]}}[, <attribute filter>][, _id: {$nin: [...]}]}},
+ * with {@code skip} (when paging by skip) and {@code limit}. {@code $nearSphere} sorts by distance,
+ * so the find has no sort of its own. Pure: no I/O.
+ *
+ * <p><b>Distances.</b> The workload's distances are on a sphere of {@link Sphere#EARTH_RADIUS_METERS}
+ * (6,371 km); MongoDB measures GeoJSON distances on a sphere of {@value #SERVER_EARTH_RADIUS_METERS} m
+ * ({@code kRadiusOfEarthInMeters} in the server's source). The same angle is 0.11% more metres to the
+ * server, so the binding scales {@code $maxDistance} and {@code $minDistance} by
+ * {@link #SERVER_METERS_PER_WORKLOAD_METER}: the server then selects exactly the restaurants within the
+ * workload's radius, and {@code $minDistance} paging resumes exactly at the last distance the workload
+ * saw (computed with {@link Sphere#distanceMeters}). Without it, a page by minimum distance would
+ * repeat up to 0.11% of the previous page's distance range.
+ *
+ * @param filter the find's filter
+ * @param skip documents to skip (0: no skip is sent)
+ * @param limit at most this many documents
+ */
+public record NearQuery(Document filter, int skip, int limit) {
+  /** The server's Earth radius for GeoJSON distances (MongoDB's {@code kRadiusOfEarthInMeters}). */
+  public static final double SERVER_EARTH_RADIUS_METERS = 6_378_100.0;
+  public static final double SERVER_METERS_PER_WORKLOAD_METER = SERVER_EARTH_RADIUS_METERS / Sphere.EARTH_RADIUS_METERS;
+
+  public static NearQuery of(GeoQuery q) {
+    Document near = new Document("$geometry", RestaurantDocuments.point(q.longitude(), q.latitude()))
+        .append("$maxDistance", toServerMeters(q.maxDistanceMeters()));
+    if (q.minDistanceMeters() > 0) {
+      near.append("$minDistance", toServerMeters(q.minDistanceMeters()));
+    }
+    Document filter = new Document(Restaurant.LOCATION, new Document("$nearSphere", near));
+    if (q.filter() != null) {
+      append(filter, q.filter());
+    }
+    if (!q.excludeIds().isEmpty()) {
+      List<Long> ids = new ArrayList<>(q.excludeIds());
+      ids.sort(null);  // a stable command text: the same query is the same bytes on the wire
+      filter.append(Restaurant.ID, new Document("$nin", ids));
+    }
+    return new NearQuery(filter, q.skip(), q.limit());
+  }
+
+  /** Workload metres (6,371 km sphere) to the server's metres (6,378.1 km sphere) for the same angle. */
+  public static double toServerMeters(double workloadMeters) {
+    return workloadMeters * SERVER_METERS_PER_WORKLOAD_METER;
+  }
+
+  private static void append(Document filter, AttributeFilter f) {
+    if (f instanceof AttributeFilter.CuisineEquals c) {
+      filter.append(Restaurant.CUISINE, c.cuisine());
+    } else if (f instanceof AttributeFilter.RatingGreaterThan r) {
+      filter.append(Restaurant.RATING, new Document("$gt", r.rating()));
+    } else if (f instanceof AttributeFilter.OutsideAreaEquals o) {
+      filter.append(Restaurant.OUTSIDE_AREA, o.outsideArea());
+    } else if (f instanceof AttributeFilter.PricingEquals p) {
+      filter.append(Restaurant.PRICING, p.pricing());
+    } else {
+      throw new IllegalArgumentException("unknown filter " + f);
+    }
+  }
+
+  /** The {@code find} command the driver sends for this query (less its session fields), for review and tests. */
+  public Document toFindCommand(String collection) {
+    Document command = new Document("find", collection).append("filter", filter);
+    if (skip > 0) {
+      command.append("skip", skip);
+    }
+    return command.append("limit", limit);
+  }
+}

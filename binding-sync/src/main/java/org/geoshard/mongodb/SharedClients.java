@@ -1,0 +1,169 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.geoshard.harness.config.Secrets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.DBException;
+
+/**
+ * One {@link MongoClient} per JVM and URL, shared by every binding instance (one per client thread),
+ * counted by reference and closed when the last instance lets go.
+ *
+ * <p>Why static: YCSB's contract creates one {@code DB} instance per client thread and hands them
+ * nothing in common but the properties, so a JVM-wide registry is the only place where the threads
+ * can share one connection pool (as YCSB's own mongodb binding does with its static client). A pool
+ * per thread would open threads × maxPoolSize connections and measure connection set-up instead of
+ * queries. The map is keyed by URL and client options, so that two clusters in one JVM (tests) keep
+ * apart, and everything in it is guarded by {@link #LOCK}.
+ */
+final class SharedClients {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedClients.class);
+  private static final Object LOCK = new Object();
+  /** Open clients by {@link MongoSettings#clientKey()}; guarded by LOCK. */
+  private static final Map<String, Entry> OPEN = new HashMap<>();
+  /** Failures to open, kept for one server selection timeout so that the other threads fail at once; guarded by LOCK. */
+  private static final Map<String, RecentFailure> FAILED = new HashMap<>();
+  /** Command counters by client key; they outlive a client so that the topology after a run sees the run's commands. */
+  private static final Map<String, CommandCounters> COUNTERS = new ConcurrentHashMap<>();
+
+  private record RecentFailure(String message, long expiresNanos) {
+  }
+
+  private SharedClients() {
+  }
+
+  /** One shared client: the driver's client, what the server is, and checks already made on it. */
+  static final class Entry {
+    final MongoClient client;
+    final ServerFacts facts;
+    final String effectiveUrl;
+    final CommandCounters counters;
+    /** Collection checks already made (problem text, "" for none), by what was checked; guarded by itself. */
+    final Map<String, String> checks = new HashMap<>();
+    private int references;
+
+    Entry(MongoClient client, ServerFacts facts, String effectiveUrl, CommandCounters counters) {
+      this.client = client;
+      this.facts = facts;
+      this.effectiveUrl = effectiveUrl;
+      this.counters = counters;
+    }
+  }
+
+  /** A binding instance's hold on a shared client; {@link #close()} once. */
+  static final class Lease implements AutoCloseable {
+    private final String key;
+    private final Entry entry;
+    private boolean closed;
+
+    private Lease(String key, Entry entry) {
+      this.key = key;
+      this.entry = entry;
+    }
+
+    MongoClient client() {
+      return entry.client;
+    }
+
+    ServerFacts facts() {
+      return entry.facts;
+    }
+
+    Entry entry() {
+      return entry;
+    }
+
+    @Override
+    public void close() {
+      synchronized (LOCK) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        if (--entry.references == 0) {
+          OPEN.remove(key);
+          entry.client.close();
+          LOG.debug("Closed the MongoDB client of {}", Secrets.maskText(entry.effectiveUrl));
+        }
+      }
+    }
+  }
+
+  /**
+   * The shared client for {@code settings}, opened (and the server asked what it is) on first use.
+   *
+   * @throws DBException one sentence: no server reachable (where it tried), authentication failed, ...
+   */
+  static Lease acquire(MongoSettings settings) throws DBException {
+    String key = settings.clientKey();
+    synchronized (LOCK) {
+      Entry entry = OPEN.get(key);
+      if (entry == null) {
+        RecentFailure failure = FAILED.get(key);
+        if (failure != null && System.nanoTime() - failure.expiresNanos < 0) {
+          throw new MongoStartException(failure.message);
+        }
+        try {
+          entry = open(settings, key);
+        } catch (MongoStartException e) {
+          FAILED.put(key, new RecentFailure(e.getMessage(),
+              System.nanoTime() + settings.serverSelectionTimeout(TimeUnit.NANOSECONDS)));
+          throw e;
+        }
+        FAILED.remove(key);
+        OPEN.put(key, entry);
+      }
+      entry.references++;
+      return new Lease(key, entry);
+    }
+  }
+
+  /** The command counters of a client key, if it was ever opened in this JVM. */
+  static CommandCounters counters(MongoSettings settings) {
+    return COUNTERS.get(settings.clientKey());
+  }
+
+  /** Open clients (for tests: every binding instance let go of its client). */
+  static int openClients() {
+    synchronized (LOCK) {
+      return OPEN.size();
+    }
+  }
+
+  private static Entry open(MongoSettings settings, String key) throws DBException {
+    String url = settings.throwaway() == null ? settings.url() : ThrowawayClusters.url(settings.throwaway(), settings.database());
+    ConnectionString cs = new ConnectionString(url);
+    CommandCounters counters = COUNTERS.computeIfAbsent(key, k -> new CommandCounters());
+    MongoClientSettings.Builder builder = MongoClientSettings.builder()
+        .applyConnectionString(cs)
+        .applyToClusterSettings(b -> b.serverSelectionTimeout(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS),
+            TimeUnit.MILLISECONDS))
+        .addCommandListener(counters);
+    if (cs.getApplicationName() == null) {
+      builder.applicationName("geoshard");  // tells the benchmark's connections apart in currentOp and server logs
+    }
+    if (settings.maxConnections() != null) {
+      builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.maxConnections()));
+    }
+    settings.commandListeners().forEach(builder::addCommandListener);
+    MongoClient client = MongoClients.create(builder.build());
+    try {
+      ServerFacts facts = ServerFacts.read(client);
+      LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));
+      return new Entry(client, facts, url, counters);
+    } catch (RuntimeException e) {
+      String message = Failures.describe(e, settings, url, client.getClusterDescription());
+      LOG.debug("{}", message, e);
+      client.close();
+      throw new MongoStartException(message);
+    }
+  }
+}
