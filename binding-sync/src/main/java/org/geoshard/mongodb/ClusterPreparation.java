@@ -99,19 +99,31 @@ final class ClusterPreparation {
   }
 
   Map<String, Object> shard() throws DBException {
-    ShardKey key = settings.shardKey();
+    return shard(settings.collection(), settings.shardKey(), MongoSettings.SHARD_KEY);
+  }
+
+  /**
+   * Shards a collection of the database on a key (idempotent: a collection already sharded on the
+   * same key is left as it is), presplitting where the server allows.
+   *
+   * @param property the property that named the key, for messages
+   */
+  Map<String, Object> shard(String collectionName, ShardKey key, String property) throws DBException {
+    String namespace = settings.database() + "." + collectionName;
     if (!facts.sharded()) {
       throw new MongoStartException(CollectionChecks.notAMongos(settings, facts));
     }
-    Map<String, Object> details = details();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("namespace", namespace);
+    details.put("server", facts.describe());
     details.put("key", key.toString());
-    Document existing = CollectionChecks.shardingOf(client, settings.namespace());
+    Document existing = CollectionChecks.shardingOf(client, namespace);
     if (existing != null) {
       Document stored = existing.get("key", Document.class);
       if (!key.matches(stored)) {
-        throw new MongoStartException("Collection " + settings.namespace() + " is already sharded on "
-            + (stored == null ? "another key" : stored.toJson()) + ", but " + MongoSettings.SHARD_KEY + " is '" + key
-            + "': drop it first (" + MongoSettings.DROP + "=true) or set " + MongoSettings.SHARD_KEY + " to match.");
+        throw new MongoStartException("Collection " + namespace + " is already sharded on "
+            + (stored == null ? "another key" : stored.toJson()) + ", but " + property + " is '" + key
+            + "': drop it first (" + MongoSettings.DROP + "=true) or set " + property + " to match.");
       }
       details.put("alreadySharded", true);
       details.put("chunksPerShard", TopologyReader.chunksPerShard(client, existing));
@@ -130,17 +142,17 @@ final class ClusterPreparation {
     } else {
       details.put("enableSharding", "not needed on 6.0+ (shardCollection creates the database's sharding state)");
     }
-    MongoCollection<Document> collection = database.getCollection(settings.collection());
+    MongoCollection<Document> collection = database.getCollection(collectionName);
     boolean empty = collection.estimatedDocumentCount() == 0;
     if (!empty) {
       // A collection with data needs an index that starts with the key before it can be sharded.
       collection.createIndex(key.toDocument());
     }
-    Document command = new Document("shardCollection", settings.namespace()).append("key", key.toDocument());
+    Document command = new Document("shardCollection", namespace).append("key", key.toDocument());
     details.put("presplit", presplit(key, empty, command));
     admin.runCommand(command);
     details.put("alreadySharded", false);
-    Document sharding = CollectionChecks.shardingOf(client, settings.namespace());
+    Document sharding = CollectionChecks.shardingOf(client, namespace);
     if (sharding != null) {
       details.put("chunksPerShard", TopologyReader.chunksPerShard(client, sharding));
     }

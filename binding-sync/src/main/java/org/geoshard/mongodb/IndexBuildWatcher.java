@@ -56,6 +56,8 @@ final class IndexBuildWatcher {
   private Thread thread;
   private String unavailable;
   private long stopped;
+  /** Samples tried, by the sampling thread or (once, if it never got to it) by {@link #stop()}. */
+  private volatile int attempts;
 
   IndexBuildWatcher(MongoClient client, String database, String collection, long intervalMillis) {
     this(() -> client.getDatabase("admin").aggregate(List.of(
@@ -91,6 +93,11 @@ final class IndexBuildWatcher {
       }
     }
     stopped = clock.getAsLong();
+    if (attempts == 0) {
+      // The build ended before the first sample: sample once now, so that whether sampling works at all
+      // (or why not) is known rather than silently absent.
+      sampleOnce();
+    }
     return findings();
   }
 
@@ -109,6 +116,7 @@ final class IndexBuildWatcher {
 
   /** One sample; false when sampling is impossible (recorded as unavailable). */
   boolean sampleOnce() {
+    attempts++;
     long request = clock.getAsLong();
     List<Document> ops;
     try {

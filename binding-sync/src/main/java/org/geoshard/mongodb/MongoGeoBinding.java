@@ -34,6 +34,10 @@ import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.Secrets;
+import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteArrayByteIterator;
@@ -52,7 +56,8 @@ import site.ycsb.StringByteIterator;
  * <p>One instance per client thread (YCSB's contract); all instances of a JVM share one client per URL
  * ({@link SharedClients}). See {@code binding-sync/README.md} for the properties.
  */
-public final class MongoGeoBinding extends DB implements GeoContract, Preparable, DescribesTopology {
+public final class MongoGeoBinding extends DB implements GeoContract, LastLocationContract, Preparable,
+    DescribesTopology {
   private static final Logger LOG = LoggerFactory.getLogger(MongoGeoBinding.class);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
@@ -69,6 +74,8 @@ public final class MongoGeoBinding extends DB implements GeoContract, Preparable
   private MongoDatabase database;
   private MongoCollection<Document> geo;
   private InsertBuffer geoBuffer;
+  private MongoLastLocationSettings llSettings;
+  private MongoLastLocation lastLocation;
   private final Map<String, InsertBuffer> ycsbBuffers = new LinkedHashMap<>();
   private final Map<String, MongoCollection<Document>> tables = new HashMap<>();
   /** This thread's copy of the shared checks' outcome: null until checked, "" when fine (no lock per operation). */
@@ -89,6 +96,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Preparable
   public void init() throws DBException {
     try {
       settings = MongoSettings.fromProperties(getProperties(), extraListeners);
+      llSettings = MongoLastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage());
     }
@@ -102,6 +110,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Preparable
     }
     geo = database.getCollection(settings.collection());
     geoBuffer = new InsertBuffer(settings.geoBatchSize());
+    lastLocation = new MongoLastLocation(database, llSettings, MongoGeoBinding::failed);
     if (Boolean.TRUE.equals(settings.doTransactions())
         && GeoWorkload.class.getName().equals(getProperties().getProperty("workload"))) {
       // A run of the geo workload, known as such: check the collection now, before any thread starts measuring.
@@ -126,6 +135,9 @@ public final class MongoGeoBinding extends DB implements GeoContract, Preparable
           failed.add(batch.size() + " restaurants");
         }
       });
+      if (lastLocation.flush() != Status.OK) {
+        failed.add("location events");
+      }
       for (Map.Entry<String, InsertBuffer> e : ycsbBuffers.entrySet()) {
         e.getValue().drain(batch -> {
           if (!writeYcsbBatch(table(e.getKey()), batch)) {
@@ -259,9 +271,48 @@ public final class MongoGeoBinding extends DB implements GeoContract, Preparable
 
   // ---- preparation and topology ----
 
+  /** Prepares the collections of the workload being loaded: the location stream's, or the restaurants'. */
   @Override
   public void prepare(Stage stage, Steps steps) throws DBException {
-    new ClusterPreparation(lease.client(), lease.facts(), settings).prepare(stage, steps);
+    ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
+    if (LastLocationWorkload.class.getName().equals(getProperties().getProperty("workload"))) {
+      long clockStart;
+      try {
+        clockStart = LastLocationSettings.fromProperties(getProperties()).clockStartMs();
+      } catch (ConfigException e) {
+        throw new DBException(e.getMessage());
+      }
+      new LastLocationPreparation(cluster, database, llSettings, clockStart, settings.drop()).prepare(stage, steps);
+    } else {
+      cluster.prepare(stage, steps);
+    }
+  }
+
+  // ---- last-location contract ----
+
+  @Override
+  public Status appendHistory(LocationEvent event) {
+    return lastLocation.append(event);
+  }
+
+  @Override
+  public Status upsertLastLocation(LocationEvent event) {
+    return lastLocation.upsert(event);
+  }
+
+  @Override
+  public Status readLastLocation(String userId, List<LocationEvent> out) {
+    return lastLocation.read(userId, out);
+  }
+
+  @Override
+  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+    return lastLocation.range(userId, fromMs, toMs, out);
+  }
+
+  @Override
+  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
+    return lastLocation.near(longitude, latitude, radiusMeters, limit, out);
   }
 
   @Override

@@ -17,11 +17,17 @@ public final class MongoProperties implements PropertyCatalog {
     return Set.of(MongoSettings.URL, MongoSettings.COLLECTION, MongoSettings.WRITE_CONCERN, MongoSettings.READ_PREFERENCE,
         MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.MAX_CONNECTIONS, MongoSettings.UPSERT,
         MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
-        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.DO_TRANSACTIONS);
+        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.DO_TRANSACTIONS,
+        MongoLastLocationSettings.HISTORY, MongoLastLocationSettings.LKL, MongoLastLocationSettings.HISTORY_SHARD_KEY,
+        MongoLastLocationSettings.LKL_SHARD_KEY);
   }
 
   @Override
   public List<String> problems(Properties properties) {
-    return PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties);
+    List<String> problems = new java.util.ArrayList<>(PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties));
+    // The workload's own ll.* problems are its catalog's to report; only mongodb.ll.* here.
+    PropertyCatalog.problemsOf(MongoLastLocationSettings::fromProperties, properties).stream()
+        .filter(problem -> problem.contains("mongodb.ll.")).forEach(problems::add);
+    return problems;
   }
 }

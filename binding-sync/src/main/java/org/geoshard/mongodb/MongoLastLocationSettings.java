@@ -1,0 +1,66 @@
+package org.geoshard.mongodb;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.contract.HistorySplit;
+
+/**
+ * The MongoDB side of the last-location workload: collection names and shard keys
+ * ({@code mongodb.ll.*}), with the workload's History batch size and time split.
+ *
+ * @param historyKey how History is sharded (e.g. {@code UserId:1,Timestamp:1}), or null for unsharded
+ * @param lklKey how LastKnownLocation is sharded (e.g. {@code _id:hashed}), or null for unsharded
+ */
+record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey, ShardKey lklKey, int batchSize,
+                                 HistorySplit split) {
+
+  static final String HISTORY = "mongodb.ll.history";
+  static final String LKL = "mongodb.ll.lkl";
+  static final String HISTORY_SHARD_KEY = "mongodb.ll.history.shardkey";
+  static final String LKL_SHARD_KEY = "mongodb.ll.lkl.shardkey";
+  static final List<String> NAMES = List.of(HISTORY, LKL, HISTORY_SHARD_KEY, LKL_SHARD_KEY);
+
+  static MongoLastLocationSettings fromProperties(Properties properties) throws ConfigException {
+    PropertyReader in = new PropertyReader(properties);
+    String history = in.string(HISTORY, "history");
+    String lkl = in.string(LKL, "lastknownlocation");
+    List<String> problems = new ArrayList<>();
+    String historyKeyText = in.raw(HISTORY_SHARD_KEY);
+    String lklKeyText = in.raw(LKL_SHARD_KEY);
+    ShardKey historyKey = historyKeyText == null ? null : ShardKey.parse(HISTORY_SHARD_KEY, historyKeyText, problems);
+    ShardKey lklKey = lklKeyText == null ? null : ShardKey.parse(LKL_SHARD_KEY, lklKeyText, problems);
+    for (String name : List.of(history, lkl)) {
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_.-]{0,100}")) {
+        problems.add("Collection name '" + name + "' (" + HISTORY + ", " + LKL + ") must be letters, digits, '_', '.' or '-'.");
+      }
+    }
+    problems.forEach(in::problem);
+    LastLocationSettings workload;
+    try {
+      workload = LastLocationSettings.fromProperties(properties);
+    } catch (ConfigException e) {
+      e.problems().forEach(in::problem);
+      workload = null;
+    }
+    in.throwIfProblems();
+    return new MongoLastLocationSettings(history, lkl, historyKey, lklKey, workload.historyBatchSize(),
+        workload.historySplit());
+  }
+
+  /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
+  String historyFor(long timestampMs) {
+    return split == HistorySplit.NONE ? history : history + "_" + split.suffix(timestampMs);
+  }
+
+  /** Every History collection that [fromMs, toMs] touches. */
+  List<String> historiesBetween(long fromMs, long toMs) {
+    if (split == HistorySplit.NONE) {
+      return List.of(history);
+    }
+    return split.suffixes(fromMs, toMs).stream().map(suffix -> history + "_" + suffix).toList();
+  }
+}

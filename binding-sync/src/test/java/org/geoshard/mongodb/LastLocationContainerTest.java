@@ -1,0 +1,109 @@
+package org.geoshard.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.bson.Document;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.run.Phase;
+import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.Runner;
+import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.LocationEvent;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.mongodb.MongoDBContainer;
+import org.testcontainers.utility.DockerImageName;
+import site.ycsb.Status;
+
+/**
+ * The location stream on real MongoDB (pinned images), prepared, loaded and run through the harness
+ * with 20% late events and a daily time split: every user's last known location is its newest event,
+ * History holds every event once, and the near query finds users by their last location. Skipped
+ * where no Docker engine runs.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+class LastLocationContainerTest {
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"mongo:7.0", "mongo:8.0"})
+  void theStreamKeepsEveryUsersNewestLocation(String image) throws Exception {
+    try (MongoDBContainer container = new MongoDBContainer(DockerImageName.parse(image))) {
+      container.start();
+      String url = container.getConnectionString() + "/ycsb";
+      Properties p = new Properties();
+      p.setProperty("mongodb.url", url);
+      p.setProperty("mongodb.serverSelectionTimeout", "30");
+      p.setProperty("mongodb.drop", "true");
+      p.setProperty("workload", LastLocationWorkload.class.getName());
+      p.setProperty("ll.users", "500");
+      p.setProperty("ll.cells", "200");
+      p.setProperty("ll.writers", "2");
+      p.setProperty("ll.outoforder", "0.2");
+      p.setProperty("ll.history.split", "day");
+      p.setProperty("ll.history.batchsize", "13");
+      p.setProperty("ll.insert.rate", "1000");
+      p.setProperty("ll.read.proportion.lkl", "0.5");
+      p.setProperty("ll.read.proportion.range", "0.3");
+      p.setProperty("ll.read.proportion.near", "0.2");
+      p.setProperty("threadcount", "2");
+      p.setProperty("operationcount", "0");
+      p.setProperty("maxexecutiontime", "5");
+      p.setProperty("status.interval", "0");
+      p.setProperty("results.dir", dir.resolve(image.replace(':', '_') + "-load").toString());
+      RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
+          new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+      assertThat(load.hasFailures()).as("load").isFalse();
+      p.setProperty("mongodb.drop", "false");
+      p.setProperty("results.dir", dir.resolve(image.replace(':', '_') + "-run").toString());
+      RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
+          new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+      assertThat(run.errors()).isZero();
+      assertThat(run.perOperation()).containsKeys("LKL_READ", "HISTORY_RANGE", "LKL_NEAR", "LKL_STALE");
+      long appended = run.perOperation().get("HISTORY_INSERT").count();
+
+      try (MongoClient client = MongoClients.create(url)) {
+        MongoDatabase db = client.getDatabase("ycsb");
+        long stored = 0;
+        Map<String, Long> newest = new HashMap<>();
+        for (String name : db.listCollectionNames()) {
+          if (name.startsWith("history_")) {
+            for (Document d : db.getCollection(name).find()) {
+              stored++;
+              newest.merge(d.getString("UserId"), d.getLong("Timestamp"), Math::max);
+            }
+          }
+        }
+        assertThat(stored).isEqualTo(500 + appended);
+        List<Document> lkl = db.getCollection("lastknownlocation").find().into(new ArrayList<>());
+        assertThat(lkl).hasSize(500);
+        lkl.forEach(d -> assertThat(d.getLong("T")).isEqualTo(newest.get(d.getString("_id"))));
+        Document any = lkl.get(0);
+        LocationEvent last = LastLocationDocuments.fromLastKnown(any);
+        MongoGeoBinding binding = new MongoGeoBinding();
+        binding.setProperties(p);
+        binding.init();
+        try {
+          List<LocationEvent> near = new ArrayList<>();
+          assertThat(binding.usersNear(last.longitude(), last.latitude(), 100, 1000, near)).isEqualTo(Status.OK);
+          assertThat(near).extracting(LocationEvent::userId).contains(last.userId());
+        } finally {
+          binding.cleanup();
+        }
+      }
+    }
+  }
+}

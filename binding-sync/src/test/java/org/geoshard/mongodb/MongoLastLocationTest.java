@@ -1,0 +1,162 @@
+package org.geoshard.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import org.bson.Document;
+import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.run.Phase;
+import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.Runner;
+import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import site.ycsb.Status;
+
+/**
+ * The last-location contract on the driver path, against mongo-java-server in process (CRUD,
+ * upserts with $lt filters, duplicate-key errors: what it supports; not $nearSphere or sharding).
+ */
+class MongoLastLocationTest {
+  @TempDir
+  Path dir;
+
+  private InProcessMongo mongo;
+
+  @BeforeEach
+  void start() {
+    mongo = new InProcessMongo();
+  }
+
+  @AfterEach
+  void stop() {
+    mongo.close();
+  }
+
+  private MongoGeoBinding binding(String... pairs) throws Exception {
+    MongoGeoBinding binding = new MongoGeoBinding();
+    binding.setProperties(mongo.properties(pairs));
+    binding.init();
+    return binding;
+  }
+
+  private static LocationEvent event(String user, long ts, int cell) {
+    return new LocationEvent(user, cell, ts, 50 + cell * 0.001, 20 + cell * 0.001);
+  }
+
+  @Test
+  void onlyANewerEventReplacesTheLastKnownLocation() throws Exception {
+    MongoGeoBinding db = binding();
+    try {
+      assertThat(db.upsertLastLocation(event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
+      List<LocationEvent> out = new ArrayList<>();
+      assertThat(db.readLastLocation("350000000000006", out)).isEqualTo(Status.OK);
+      assertThat(out).containsExactly(event("350000000000006", 2000, 2));
+      assertThat(db.readLastLocation("359999999999999", out)).isEqualTo(Status.OK);
+      assertThat(out).isEmpty();
+    } finally {
+      db.cleanup();
+    }
+  }
+
+  private List<List<LocationEvent>> writeAndQuery(String split, List<LocationEvent> events) throws Exception {
+    MongoGeoBinding db = binding("ll.history.split", split, "ll.history.batchsize", "40",
+        MongoLastLocationSettings.HISTORY, "history_" + split);
+    List<List<LocationEvent>> answers = new ArrayList<>();
+    try {
+      for (LocationEvent e : events) {
+        assertThat(db.appendHistory(e)).isIn(Status.OK, Status.BATCHED_OK);
+      }
+    } finally {
+      db.cleanup();
+    }
+    db = binding("ll.history.split", split, MongoLastLocationSettings.HISTORY, "history_" + split);
+    try {
+      SplittableRandom random = new SplittableRandom(8);
+      long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
+      for (int i = 0; i < 100; i++) {
+        String user = "35000000000" + (1000 + random.nextInt(10));
+        long from = start + random.nextLong(5L * 86_400_000);
+        long to = from + random.nextLong(3L * 86_400_000);
+        List<LocationEvent> out = new ArrayList<>();
+        assertThat(db.historyRange(user, from, to, out)).isEqualTo(Status.OK);
+        answers.add(out);
+      }
+    } finally {
+      db.cleanup();
+    }
+    return answers;
+  }
+
+  @Test
+  void aTimeSplitHistoryAnswersRangesAsTheUnsplitOne() throws Exception {
+    long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
+    List<LocationEvent> events = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      events.add(event("35000000000" + (1000 + i % 10), start + i * 518_400L + i % 10, i % 50));
+    }
+    List<List<LocationEvent>> unsplit = writeAndQuery("none", events);
+    assertThat(writeAndQuery("day", events)).isEqualTo(unsplit);
+    assertThat(writeAndQuery("month", events)).isEqualTo(unsplit);
+    assertThat(unsplit.stream().mapToInt(List::size).sum()).isGreaterThan(300);
+    try (MongoClient client = MongoClients.create(mongo.url("ycsb"))) {
+      List<String> names = client.getDatabase("ycsb").listCollectionNames().into(new ArrayList<>());
+      assertThat(names).contains("history_month_2026_01", "history_month_2026_02", "history_day_2026_02_03");
+    }
+  }
+
+  @Test
+  void afterAnyInterleavingTheLastKnownLocationIsEachUsersNewestEvent() throws Exception {
+    Properties p = mongo.properties("workload", LastLocationWorkload.class.getName(), "ll.users", "200",
+        "ll.cells", "100", "ll.writers", "2", "ll.outoforder", "0.2", "ll.history.batchsize", "7",
+        "ll.history.peruser", "2", "ll.insert.rate", "1000", "threadcount", "2", "operationcount", "0",
+        "maxexecutiontime", "2", "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range",
+        "0.2");
+    p.setProperty("results.dir", dir.resolve("load").toString());
+    RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    assertThat(load.hasFailures()).isFalse();
+    p.setProperty("results.dir", dir.resolve("run").toString());
+    RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    assertThat(run.errors()).isZero();
+    long appended = run.perOperation().get("HISTORY_INSERT").count();
+    long stale = run.perOperation().get("LKL_STALE").count();
+    // The in-process server is slow; what matters is the semantics over several hundred events.
+    assertThat(appended).isGreaterThan(300);
+    assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
+    assertThat(stale).isBetween((long) (appended * 0.14), (long) (appended * 0.26));
+
+    try (MongoClient client = MongoClients.create(mongo.url("ycsb"))) {
+      MongoDatabase db = client.getDatabase("ycsb");
+      assertThat(db.getCollection("history").countDocuments()).isEqualTo(200 * 2 + appended);
+      Map<String, Long> newest = new HashMap<>();
+      for (Document d : db.getCollection("history").find()) {
+        newest.merge(d.getString("UserId"), d.getLong("Timestamp"), Math::max);
+      }
+      List<Document> lkl = db.getCollection("lastknownlocation").find().into(new ArrayList<>());
+      assertThat(lkl).hasSize(200);
+      for (Document d : lkl) {
+        assertThat(d.getLong("T")).as("newest of %s", d.getString("_id")).isEqualTo(newest.get(d.getString("_id")));
+      }
+    }
+  }
+}
