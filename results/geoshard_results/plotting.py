@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
-from .data import BREACH_VERDICTS  # noqa: E402
+from .data import BREACH_VERDICTS, p99_column  # noqa: E402
 
 # Okabe & Ito's colour-blind safe palette, darkest first so that the first scenarios print well in grey.
 _COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
@@ -480,3 +480,77 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
         scenarios = [s for s in palette.scenarios if s in set(curves["scenario"])]
         _bottom_legend(figure, _scenario_handles(palette, scenarios, marker=True))
         return figure
+
+
+# 6. Query throughput versus insert rate (sweeps) -----------------------------------------------
+
+QUERY_LINE_STYLES = {"LKL_READ": "-", "HISTORY_RANGE": "--", "LKL_NEAR": ":"}
+
+
+def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, queries: list[str],
+                              palette: Palette) -> Figure:
+    """Sweep steps against their achieved insert rate (HISTORY_INSERT/s): query throughput (the
+    query operations added) on the left, the p99 of each query operation on the right (one line
+    style per operation). One line per scenario, in step order; repeats as light lines under their
+    mean; steps that broke the SLA rule are crosses."""
+    with _style():
+        figure = Figure(figsize=(FULL_WIDTH_IN, 4.0), layout="constrained")
+        left, right = figure.subplots(1, 2)
+        figure.suptitle("Query throughput versus insert rate (one point per sweep step)",
+                        fontsize=STYLE["axes.titlesize"], fontweight="bold")
+        if not len(sweep):
+            for axes in (left, right):
+                _no_data(axes, "no sweep steps")
+            return figure
+        scenarios = [s for s in palette.scenarios if s in set(sweep["scenario"])]
+        for scenario in scenarios:
+            colour, marker = palette.colour(scenario), palette.marker(scenario)
+            line = sweep[sweep["scenario"] == scenario]
+            runs = sweep_steps[sweep_steps["scenario"] == scenario]
+            if runs["runId"].nunique() > 1:
+                for _, run in runs.groupby("runId", sort=False):
+                    left.plot(run["insertsPerSec"], run["queriesPerSec"], color=colour, lw=0.8, alpha=0.3)
+            _sweep_line(left, line, "queriesPerSec", colour, marker, "-", 1.5)
+            for operation in queries:
+                _sweep_line(right, line, p99_column(operation), colour, marker, QUERY_LINE_STYLES.get(operation, "-."),
+                            1.3, scale=1 / 1000.0)
+        left.set_title("Query throughput (query operations added)", loc="left", fontsize=9)
+        left.set_ylabel("Queries (ops/s)")
+        left.yaxis.set_major_formatter(FuncFormatter(format_rate))
+        left.set_ylim(bottom=0)
+        right.set_title("p99 latency per query operation", loc="left", fontsize=9)
+        right.set_ylabel("p99 latency (ms)")
+        p99 = sweep[[p99_column(op) for op in queries]].to_numpy(dtype=float) / 1000.0
+        finite = p99[np.isfinite(p99)]
+        if len(finite):
+            _log_if_wide(right, float(np.min(finite)), float(np.max(finite)), decades=1.5)
+        else:
+            right.set_ylim(bottom=0)
+        for axes in (left, right):
+            axes.set_xlabel("Achieved insert rate (HISTORY_INSERT/s)")
+            axes.xaxis.set_major_formatter(FuncFormatter(format_rate))
+            axes.set_xlim(left=0)
+        counts = sweep_steps.groupby("scenario", sort=False)["runId"].nunique().to_dict()
+        handles = _scenario_handles(palette, scenarios, marker=True)
+        for handle, scenario in zip(handles, scenarios):
+            if counts.get(scenario, 1) > 1:  # rates are means over the runs, the p99 pooled
+                handle.set_label(f"{scenario} ({counts[scenario]} runs)")
+        if len(queries) > 1:
+            handles += [Line2D([], [], color="0.3", ls=QUERY_LINE_STYLES.get(op, "-."), lw=1.3, label=f"{op} p99")
+                        for op in queries]
+        if sweep["breached"].any():
+            handles.append(Line2D([], [], ls="", marker="X", markersize=8, color="0.3", markeredgecolor="black",
+                                  label="step broke the SLA rule"))
+        _bottom_legend(figure, handles, columns=min(len(handles), 4))
+        return figure
+
+
+def _sweep_line(axes, line: pd.DataFrame, column: str, colour, marker: str, style: str, width: float,
+                scale: float = 1.0) -> None:
+    """One scenario's steps in step order: a line, its marker on steps that met the rule, crosses on the others."""
+    x, y = line["insertsPerSec"], line[column] * scale
+    axes.plot(x, y, color=colour, ls=style, lw=width)
+    kept = ~line["breached"]
+    axes.plot(x[kept], y[kept], ls="", marker=marker, color=colour, markersize=5)
+    axes.plot(x[~kept], y[~kept], ls="", marker="X", markersize=9, color=colour, markeredgecolor="black",
+              markeredgewidth=0.8, zorder=4)

@@ -1,4 +1,5 @@
-"""Assembles the report: DataFrames from the runs, the five figures, and report.md."""
+"""Assembles the report: DataFrames from the runs, the figures (five, and a sixth for sweeps),
+and report.md."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ FIGURES = {
     "latency_over_time": "latency-over-time.png",
     "latency_distribution": "latency-distribution.png",
 }
+# Drawn only when a run has a sweep.
+SWEEP_FIGURES = {
+    "queries_vs_inserts": "queries-vs-inserts.png",
+}
 REPORT_FILE = "report.md"
 
 
@@ -44,6 +49,9 @@ class Frames:
     operations: pd.DataFrame
     curves: pd.DataFrame
     crosscheck: pd.DataFrame
+    sweep_steps: pd.DataFrame  # every sweep step of every run
+    sweep: pd.DataFrame  # per scenario and step (repeats combined)
+    sweep_queries: list  # query operations shown for sweeps
 
 
 def compute_frames(runs: list[Run]) -> Frames:
@@ -55,6 +63,7 @@ def compute_frames(runs: list[Run]) -> Frames:
     log.info("merging latency histograms of %d runs", len(runs))
     intervals = data.intervals_frame(runs)
     histograms = data.pooled_operation_histograms(intervals)
+    sweep_steps = data.sweep_steps_frame(runs)
     return Frames(
         runs=runs_df,
         scenarios=data.scenario_table(runs_df),
@@ -71,12 +80,15 @@ def compute_frames(runs: list[Run]) -> Frames:
         operations=data.operation_table(data.operations_frame(runs), histograms),
         curves=data.distribution_curves(histograms),
         crosscheck=data.plateau_crosscheck(runs_df, per_second),
+        sweep_steps=sweep_steps,
+        sweep=data.sweep_table(sweep_steps, intervals),
+        sweep_queries=data.sweep_query_operations(sweep_steps),
     )
 
 
 def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     """name -> matplotlib Figure (not yet saved)."""
-    return {
+    figures = {
         "max_throughput": plotting.max_throughput_figure(frames.bars, palette),
         "throughput_vs_threads": plotting.throughput_vs_threads_figure(frames.load_points, palette),
         "throughput_over_time": plotting.throughput_over_time_figure(frames.plotted, frames.scenario_means,
@@ -85,22 +97,42 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
                                                                frames.window),
         "latency_distribution": plotting.latency_distribution_figure(frames.curves, palette),
     }
+    if len(frames.sweep):
+        figures["queries_vs_inserts"] = plotting.queries_vs_inserts_figure(frames.sweep, frames.sweep_steps,
+                                                                           frames.sweep_queries, palette)
+    return figures
 
 
 def build_report(runs: list[Run], out_dir: Path) -> Path:
     """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
     frames = compute_frames(runs)
+    _warn_about_sweeps(frames)
     for _, row in frames.crosscheck[~frames.crosscheck["agrees"]].iterrows():
         log.warning("%s: plateau mean in summary.json (%.1f ops/s) differs by %.1f%% from timeseries.csv (%.1f)",
                     row["runId"], row["harnessMean"], 100 * row["relativeDifference"], row["recomputedMean"])
     out_dir.mkdir(parents=True, exist_ok=True)
     palette = plotting.Palette(frames.runs["scenario"])
     for name, figure in draw_figures(frames, palette).items():
-        path = plotting.save_figure(figure, out_dir / FIGURES[name])
+        path = plotting.save_figure(figure, out_dir / figure_file(name))
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
     report.write_text(render_markdown(frames), encoding="utf-8")
     return report
+
+
+def figure_file(name: str) -> str:
+    return FIGURES.get(name) or SWEEP_FIGURES[name]
+
+
+def _warn_about_sweeps(frames: Frames) -> None:
+    for _, row in frames.sweep[frames.sweep["offeredLow"] != frames.sweep["offeredHigh"]].iterrows():
+        log.warning("%s: the repeats offered different insert rates in step %g (%g to %g events/s); their mean "
+                    "is shown", row["scenario"], row["step"], row["offeredLow"], row["offeredHigh"])
+    steps = frames.sweep_steps
+    for run_id, group in steps.groupby("runId", sort=False):
+        if not (group[["insertsPerSec", "queriesPerSec"]] > 0).any().any():
+            log.warning("%s: the sweep measured none of the location workload's operations (%s, %s)", run_id,
+                        data.INSERT_OPERATION, ", ".join(data.QUERY_OPERATIONS))
 
 
 # report.md --------------------------------------------------------------------------------------
@@ -119,7 +151,7 @@ class _Figures:
 
     def __call__(self, name: str, caption: str) -> str:
         self.count += 1
-        return f"![Figure {self.count}]({FIGURES[name]})\n\n*Figure {self.count}. {caption}*\n"
+        return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
 def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
@@ -188,6 +220,8 @@ def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
                 sla = f"; SLA p{row['slaPercentile']:g} ≤ {row['slaLatencyMs']:g} ms"
             parts += [f"**{row['scenario']}** — `{run_id}` ({row['rampMode'] or 'threads'} ramp{sla}; "
                       f"stopped: {row['stopReason']})", "", _table(tables.steps_summary(steps)), ""]
+    if len(frames.sweep):
+        parts += _sweep_section(frames, figure)
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck
@@ -203,3 +237,32 @@ def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
     parts += ["", "## Inputs", ""]
     parts += [f"- **{row['scenario']}**: `{row['path']}`" for _, row in runs.iterrows()]
     return "\n".join(parts) + "\n"
+
+
+def _sweep_section(frames: Frames, figure: _Figures) -> list[str]:
+    """"Queries under inserts": one table per scenario with a sweep, then the figure."""
+    parts = ["## Queries under inserts", "",
+             "Sweeps: the offered rate of one thread group (the writers) steps through a list while the main "
+             "threads (the readers) run as they do. Per step: offered insert rate (events/s), achieved rates of "
+             f"`{data.INSERT_OPERATION}`, `{data.UPSERT_OPERATION}` and `{data.STALE_OPERATION}` (an upsert that "
+             "found a newer location; not an error), queries/s (the query operations added) and per query "
+             "operation, p99 latency, the History size at the end of the step (`ll.users` × "
+             "`ll.history.peruser` from `run.json`, the rows of a fresh load, plus the successful inserts of the "
+             "steps so far; n/a when those properties are not recorded) and the step's verdict under the SLA "
+             "rule (for information: a sweep does not stop on it).", ""]
+    runs = frames.runs
+    for scenario, sweep in frames.sweep.groupby("scenario", sort=False):
+        group = runs[(runs["scenario"] == scenario) & runs["sweepGroup"].notna()]
+        steps = frames.sweep_steps[frames.sweep_steps["scenario"] == scenario]
+        threads = data.join_unique(list(steps["threads"]))
+        how = ("one run: `summary.json`'s numbers" if len(group) == 1 else
+               f"{len(group)} runs: rates and History size averaged, p99 from the runs' `.hlog` histograms of "
+               "each step pooled")
+        parts += [f"**{scenario}** — sweep of `{data.join_unique(group['sweepGroup'])}` ({threads} threads; "
+                  f"{how})", "", _table(tables.sweep_summary(sweep, frames.sweep_queries)), ""]
+    parts.append(figure("queries_vs_inserts",
+                        "Query throughput (left) and the p99 latency of each query operation (right) of every sweep "
+                        "step against the insert rate the writers achieved (`HISTORY_INSERT`/s), in step order; "
+                        "crosses are steps that broke the SLA rule, light lines single runs of repeated "
+                        "scenarios."))
+    return parts

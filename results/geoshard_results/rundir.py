@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import logging
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +32,11 @@ _TIMESERIES_INTEGERS = ["second", "startEpochMs", "intervalMs", "ops", "errors",
                         "p99Us", "maxUs", "threads"]
 SUMMARY_REQUIRED = ["operations", "throughput", "stopReason", "perOperation"]
 OPERATION_REQUIRED = ["count", "errors", "p50Us", "p95Us", "p99Us", "maxUs"]
+# A sweep step (summary.json "sweep.steps[]") and the per-operation numbers of a step that the report uses.
+SWEEP_STEP_NUMBERS = ["step", "offeredOpsPerSec", "startSecond", "endSecond"]
+STEP_OPERATION_NUMBERS = ["count", "errors", "throughput", "p99Us"]
+# run.json properties from which the History size of a location sweep is worked out.
+HISTORY_PROPERTIES = ("ll.users", "ll.history.peruser")
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,82 @@ def check_summary(summary: dict, path: Path) -> None:
     if not isinstance(steps, list) or any(not isinstance(step, dict) or "threads" not in step
                                           or "throughput" not in step for step in steps):
         raise RunFolderError(path, "ramp.steps must be a list of objects with threads and throughput")
+    for index, step in enumerate(steps):  # older harnesses wrote no perOperation for ramp steps
+        if step.get("perOperation") is not None:
+            _check_step_operations(step["perOperation"], f"ramp.steps[{index}]", path, required=[])
+    check_sweep(summary, path)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_step_operations(operations, where: str, path: Path, required: list[str]) -> None:
+    if not isinstance(operations, dict):
+        raise RunFolderError(path, f"{where}.perOperation is not an object")
+    for operation, stats in operations.items():
+        if not isinstance(stats, dict):
+            raise RunFolderError(path, f"{where}.perOperation.{operation} is not an object")
+        missing = [key for key in required if key not in stats]
+        if missing:
+            raise RunFolderError(path, f"{where}.perOperation.{operation} lacks {', '.join(missing)}")
+        for key in required:
+            if not _is_number(stats[key]) or stats[key] < 0:
+                raise RunFolderError(path, f"{where}.perOperation.{operation}.{key} is not a number "
+                                           f"≥ 0: {stats[key]!r}")
+
+
+def check_sweep(summary: dict, path: Path) -> None:
+    """A sweep (``"sweep": {"group", "steps": [...]}``) must have every field the report reads."""
+    sweep = summary.get("sweep")
+    if sweep is None:
+        return
+    if not isinstance(sweep, dict):
+        raise RunFolderError(path, "sweep is not an object")
+    if "group" in sweep and not isinstance(sweep["group"], str):
+        raise RunFolderError(path, f"sweep.group is not a name: {sweep['group']!r}")
+    steps = sweep.get("steps")
+    if not isinstance(steps, list):
+        raise RunFolderError(path, "sweep.steps is missing or not a list")
+    seen = set()
+    for index, step in enumerate(steps):
+        where = f"sweep.steps[{index}]"
+        if not isinstance(step, dict):
+            raise RunFolderError(path, f"{where} is not an object")
+        missing = [key for key in [*SWEEP_STEP_NUMBERS, "verdict", "perOperation"] if key not in step]
+        if missing:
+            raise RunFolderError(path, f"{where} lacks {', '.join(missing)}")
+        for key in SWEEP_STEP_NUMBERS:
+            if not _is_number(step[key]):
+                raise RunFolderError(path, f"{where}.{key} is not a number: {step[key]!r}")
+        if step["step"] in seen:
+            raise RunFolderError(path, f"{where}: step {step['step']!r} appears twice")
+        seen.add(step["step"])
+        _check_step_operations(step["perOperation"], where, path, STEP_OPERATION_NUMBERS)
+
+
+def check_sweep_properties(meta: dict, path: Path) -> None:
+    """The properties the History size comes from: absent is fine (n/a), present must be whole numbers."""
+    properties = meta.get("properties")
+    if properties is None:
+        return
+    if not isinstance(properties, dict):
+        raise RunFolderError(path, "properties is not an object")
+    for key in HISTORY_PROPERTIES:
+        value = properties.get(key)
+        if value is not None and whole_number(value) is None:
+            raise RunFolderError(path, f"properties.{key} is not a whole number ≥ 0: {value!r}")
+
+
+def whole_number(value) -> int | None:
+    """A property value ("20000" or 20000) as an int ≥ 0, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()):
+        return int(value.strip())
+    return None
 
 
 def read_timeseries(path: Path) -> pd.DataFrame:
@@ -152,6 +235,8 @@ def load_run(folder: Path, run_id: str, label: str | None = None) -> Run:
     meta = read_json_object(folder / RUN_JSON)
     summary = read_json_object(folder / SUMMARY_JSON)
     check_summary(summary, folder / SUMMARY_JSON)
+    if summary.get("sweep") is not None:
+        check_sweep_properties(meta, folder / RUN_JSON)
     timeseries = read_timeseries(folder / TIMESERIES_CSV)
     hlogs = read_hlogs(folder, timeseries, summary)
     scenario = label or meta.get("label") or folder.name

@@ -89,7 +89,8 @@ def scenario_overview(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             "Binding": _unique(group["binding"]),
             "Workload": _unique(group["workload"]),
             "Command": _unique(group["command"]),
-            "Ramp": _unique(group["rampMode"]),
+            "Ramp": _unique([mode if not _missing(mode) else f"{sweep} sweep" if not _missing(sweep) else None
+                             for mode, sweep in zip(group["rampMode"], group["sweepGroup"])]),
             "Runtime (s)": _unique(group["runtimeS"].map(lambda s: NA if _missing(s) else f"{s:,.0f}")),
             "Started (UTC)": _unique(group["startTime"].map(_short_time)),
             "Commit": _unique(group["gitCommit"]),
@@ -130,6 +131,26 @@ def steps_summary(steps: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     })
     return table, ["Step", "Threads", "Offered (ops/s)", "Throughput (ops/s)", "p50 (ms)", "p98 (ms)", "p99 (ms)",
                    "Max (ms)", "Errors", "Timeouts"]
+
+
+def sweep_summary(sweep: pd.DataFrame, queries: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    """One scenario's sweep steps ("Queries under inserts"); ``queries``: the query operations shown."""
+    offered = [fmt_rate(mean) if _missing(low) or low == high else fmt_interval(low, high)
+               for mean, low, high in zip(sweep["offeredOpsPerSec"], sweep["offeredLow"], sweep["offeredHigh"])]
+    columns = {
+        "Step": sweep["step"].map(fmt_plain),
+        "Offered inserts/s": offered,
+        "Inserts/s": sweep["insertsPerSec"].map(fmt_rate),
+        "Upserts/s": sweep["upsertsPerSec"].map(fmt_rate),
+        "Stale/s": sweep["stalePerSec"].map(fmt_rate),
+        "Queries/s": sweep["queriesPerSec"].map(fmt_rate),
+    }
+    columns.update({f"{op}/s": sweep[f"{op}PerSec"].map(fmt_rate) for op in queries})
+    columns.update({f"{op} p99 (ms)": sweep[f"{op}P99Us"].map(fmt_ms) for op in queries})
+    columns["History at step end"] = sweep["historyAtEnd"].map(fmt_count)
+    columns["Verdict"] = sweep["verdict"]
+    table = pd.DataFrame(columns)
+    return table, [name for name in table.columns if name != "Verdict"]
 
 
 def runs_summary(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

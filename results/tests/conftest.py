@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.synthetic import RunSpec, Sample, Second, write_run
+from tests.synthetic import RunSpec, Sample, Second, sweep_summary, write_run
 
 
 def simple_seconds() -> list:
@@ -64,3 +64,41 @@ def simple_run(tmp_path) -> Path:
 def ramp_run(tmp_path) -> Path:
     """The same seconds with hand-written ramp and plateau statistics."""
     return make_run(tmp_path / "ramp-run", label="0S", extra=RAMP, binding="mongodb-geo", stop_reason="sla")
+
+
+def sweep_seconds(read_step2=((1000, 1800), (70, 10)), inserts: int = 45, insert_errors: int = 1) -> list:
+    """A location sweep of two 2-second steps (6 threads: 4 readers, 2 writers).
+
+    Step 1 (seconds 1-2, 0 inserts/s offered): LKL_READ 100/s at 1000 µs, HISTORY_RANGE 20/s at 2000 µs.
+    Step 2 (seconds 3-4, 50 offered): LKL_READ 80/s (by default 70 at 1000 and 10 at 1800 µs), HISTORY_RANGE
+    10/s at 1900 µs, HISTORY_INSERT ``inserts``/s (``insert_errors`` failed in second 3), LKL_UPSERT 40/s,
+    LKL_STALE 5/s. CLEANUP in the last second.
+    """
+    def step2(errors: int) -> dict:
+        return {"LKL_READ": Sample(list(read_step2[0]), list(read_step2[1])),
+                "HISTORY_RANGE": Sample([1900], [10]),
+                "HISTORY_INSERT": Sample([500], [inserts], errors=errors),
+                "LKL_UPSERT": Sample([700], [40]), "LKL_STALE": Sample([900], [5])}
+
+    step1 = {"LKL_READ": Sample([1000], [100]), "HISTORY_RANGE": Sample([2000], [20])}
+    last = step2(0)
+    last["CLEANUP"] = Sample([90])
+    return [Second(dict(step1), threads=6), Second(dict(step1), threads=6), Second(step2(insert_errors), threads=6),
+            Second(last, threads=6)]
+
+
+HISTORY_PROPERTIES = {"ll.users": "1000", "ll.history.peruser": "2"}  # 2,000 History rows at the start
+
+
+def make_sweep_run(folder: Path, label: str = "PostGIS", offered=(0, 50), verdicts=("pass", "sla"),
+                   properties: dict | None = None, **seconds) -> Path:
+    spec_seconds = sweep_seconds(**seconds)
+    sweep = sweep_summary(spec_seconds, list(offered), 2, threads=2, verdicts=list(verdicts))
+    return write_run(folder, RunSpec(seconds=spec_seconds, label=label, binding="postgis-geo",
+                                     stop_reason="completed", summary_extra={"sweep": sweep},
+                                     properties=HISTORY_PROPERTIES if properties is None else properties))
+
+
+@pytest.fixture
+def sweep_run(tmp_path) -> Path:
+    return make_sweep_run(tmp_path / "sweep-run")

@@ -53,6 +53,8 @@ class RunSpec:
     base_epoch_ms: int = BASE_EPOCH_MS
     summary_extra: dict = field(default_factory=dict)
     stop_reason: str = "time"
+    properties: dict = field(default_factory=dict)  # added to run.json's properties
+    workload: str = "synthetic.Workload"
 
 
 def _stats(histogram: HdrHistogram, errors: int, with_mean: bool = False) -> dict:
@@ -115,8 +117,8 @@ def write_run(folder: Path, spec: RunSpec) -> Path:
                "perOperation": {op: _stats(h, errors[op], with_mean=True) for op, h in totals.items()}}
     summary.update(spec.summary_extra)
     run = {"command": spec.command, "binding": {"name": spec.binding, "class": f"synthetic.{spec.binding}"},
-           "workload": "synthetic.Workload", "status": "finished", "stopReason": spec.stop_reason,
-           "threads": threads, "properties": {"threadcount": str(threads)},
+           "workload": spec.workload, "status": "finished", "stopReason": spec.stop_reason,
+           "threads": threads, "properties": {"threadcount": str(threads), **spec.properties},
            "versions": {"geoshard": "0.1.0-SNAPSHOT", "gitCommit": "abc123def456"},
            "host": {"name": "test", "cores": 2},
            "startTime": _iso(base), "endTime": _iso(base + elapsed_ms), "runtimeMs": elapsed_ms}
@@ -130,6 +132,39 @@ def write_run(folder: Path, spec: RunSpec) -> Path:
 def _iso(epoch_ms: int) -> str:
     from datetime import datetime, timezone
     return datetime.fromtimestamp(epoch_ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def sweep_summary(seconds: list, offered: list, step_seconds: int, group: str = "writers", threads: int = 2,
+                  verdicts: list | None = None) -> dict:
+    """summary.json's ``sweep`` for ``seconds`` cut into steps of ``step_seconds``, the way the
+    harness writes it: per step the offered rate, totals and every operation's statistics with its
+    throughput (count / step length). ``verdicts`` default to "pass"."""
+    steps = []
+    for index, rate in enumerate(offered):
+        first = index * step_seconds + 1
+        window = seconds[first - 1:first - 1 + step_seconds]
+        length_s = sum(second.interval_ms for second in window) / 1000.0
+        histograms, errors = {}, {}
+        for second in window:
+            for operation, sample in second.samples.items():
+                if operation == "CLEANUP":
+                    continue
+                histograms.setdefault(operation, HdrHistogram(1, 3_600_000_000, 3)).add(sample.histogram())
+                errors[operation] = errors.get(operation, 0) + sample.errors
+        overall = HdrHistogram(1, 3_600_000_000, 3)
+        for histogram in histograms.values():
+            overall.add(histogram)
+        totals = _stats(overall, sum(errors.values()))
+        steps.append({
+            "step": index + 1, "threads": threads, "offeredOpsPerSec": float(rate), "startSecond": first,
+            "endSecond": first + len(window) - 1, "operations": totals["count"], "errors": totals["errors"],
+            "timeouts": 0, "throughput": round(totals["count"] / length_s, 2),
+            **{key: totals[key] for key in ("p50Us", "p95Us", "p98Us", "p99Us", "maxUs")},
+            "withinLatencyPercent": 100.0, "verdict": (verdicts or [])[index] if verdicts else "pass",
+            "perOperation": {op: {**_stats(h, errors[op], with_mean=True), "throughput": round(
+                h.get_total_count() / length_s, 2)} for op, h in histograms.items()},
+        })
+    return {"group": group, "steps": steps}
 
 
 def constant_seconds(count: int, operations: dict, threads: int = 1) -> list:
@@ -233,8 +268,62 @@ def realistic_study(root: Path, step_seconds: int = 20, ops_scale: float = 1.0) 
     ]
 
 
-if __name__ == "__main__":  # python -m tests.synthetic OUT_DIR: writes the study for a look
+LOCATION_PROPERTIES = {"ll.users": "9000000", "ll.history.peruser": "1", "ll.writers": "8"}
+
+
+def sweep_run(folder: Path, label: str, query_capacity: float, insert_capacity: float, seed: int,
+              rates=(0, 400, 1000, 3000, 4000), step_seconds: int = 20, readers: int = 8, writers: int = 8,
+              sla_ms: float = 100.0, binding: str = "postgis-geo", ops_scale: float = 1.0) -> Path:
+    """A location-workload sweep: ``readers`` query in a closed loop while the writers' offered
+    insert rate steps through ``rates``. The server shares itself: inserts take up to
+    ``insert_capacity`` events/s and leave the queries what remains of ``query_capacity``."""
+    rng = np.random.default_rng(seed)
+    seconds, verdicts = [], []
+    for rate in rates:
+        achieved = min(float(rate), 0.97 * insert_capacity)
+        load = achieved / insert_capacity
+        queries = query_capacity * max(0.02, 1 - load) ** 1.3
+        query_ms = readers / queries * 1000.0
+        insert_ms = 1.5 / max(0.03, 1 - load)
+        step = HdrHistogram(1, 3_600_000_000, 3)
+        for _ in range(step_seconds):
+            factor = 1 + rng.normal(0, 0.03)
+            samples = {"LKL_READ": _latency_sample(rng, 0.8 * query_ms * 1000, max(1, int(0.9 * queries
+                                                                                          * factor * ops_scale))),
+                       "HISTORY_RANGE": _latency_sample(rng, 2.8 * query_ms * 1000,
+                                                        max(1, int(0.1 * queries * factor * ops_scale)))}
+            inserts = int(achieved * min(1.0, factor) * ops_scale)  # open loop: never above the offered rate
+            if inserts:
+                stale = max(1, inserts // 100)
+                samples["HISTORY_INSERT"] = _latency_sample(rng, insert_ms * 1000, inserts)
+                samples["LKL_UPSERT"] = _latency_sample(rng, 1.4 * insert_ms * 1000, inserts - stale)
+                samples["LKL_STALE"] = _latency_sample(rng, 1.4 * insert_ms * 1000, stale)
+            for sample in samples.values():
+                step.add(sample.histogram())
+            seconds.append(Second(samples=samples, threads=readers + writers))
+        verdicts.append("pass" if _percentiles(step, {"p98": 98})["p98"] <= sla_ms * 1000 else "sla")
+    seconds[-1].samples["CLEANUP"] = Sample(values=[90, 120])
+    sweep = sweep_summary(seconds, list(rates), step_seconds, threads=writers, verdicts=verdicts)
+    properties = dict(LOCATION_PROPERTIES, **{"ll.sweep.rates": ",".join(f"{r:g}" for r in rates)})
+    return write_run(folder, RunSpec(seconds=seconds, label=label, binding=binding, stop_reason="completed",
+                                     summary_extra={"sweep": sweep}, properties=properties,
+                                     workload="org.geoshard.lastlocation.LastLocationWorkload"))
+
+
+def sweep_study(root: Path, step_seconds: int = 20, ops_scale: float = 1.0) -> list[Path]:
+    """The pilot's table for two bindings: MongoDB and PostGIS (PostGIS repeated twice)."""
+    common = {"step_seconds": step_seconds, "ops_scale": ops_scale}
+    return [
+        sweep_run(root / "mongodb", "MongoDB", query_capacity=9000, insert_capacity=7000, seed=11,
+                  binding="mongodb-geo", **common),
+        sweep_run(root / "postgis-a", "PostGIS", query_capacity=3800, insert_capacity=4200, seed=12, **common),
+        sweep_run(root / "postgis-b", "PostGIS", query_capacity=3700, insert_capacity=4100, seed=13, **common),
+    ]
+
+
+if __name__ == "__main__":  # python -m tests.synthetic OUT_DIR [--sweep]: writes a study for a look
     import sys
 
-    for path in realistic_study(Path(sys.argv[1])):
+    study = sweep_study if "--sweep" in sys.argv[2:] else realistic_study
+    for path in study(Path(sys.argv[1])):
         print(path)
