@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Static rules of ansible/ that linters do not know (run from ansible/):
+  - every role default is prefixed with the role name and commented (its paragraph has a
+    comment before it); OS-specific values in vars/ are prefixed __<role>_;
+  - no secret has a value in any file: password/secret/token keys are empty or templated, no
+    key material, and the secret-bearing paths are gitignored.
+Prints one PASS/FAIL line per rule.
+"""
+import glob
+import os
+import re
+import sys
+
+import yaml
+
+SKIP = (".venv", ".check", ".cache", "collections", "results")
+failures = []
+
+
+def report(label, problems):
+    failures.extend(problems)
+    print(("FAIL " if problems else "PASS ") + label + "".join("\n    " + p for p in problems[:20]))
+
+
+def role_defaults():
+    problems = []
+    for path in sorted(glob.glob("roles/*/defaults/main.yml")):
+        role = path.split("/")[1]
+        lines = open(path, encoding="utf-8").read().splitlines()
+        commented = False
+        for line in lines:
+            if not line.strip():
+                commented = False
+            elif line.startswith("#"):
+                commented = True
+            match = re.match(r"^([A-Za-z_][A-Za-z0-9_]*):", line)
+            if match:
+                name = match.group(1)
+                if not name.startswith(role + "_"):
+                    problems.append("%s: %s is not prefixed %s_" % (path, name, role))
+                if not commented:
+                    problems.append("%s: %s has no comment" % (path, name))
+        data = yaml.safe_load(open(path, encoding="utf-8")) or {}
+        if not data:
+            problems.append("%s is empty" % path)
+    for path in sorted(glob.glob("roles/*/vars/*.yml")):
+        role = path.split("/")[1]
+        for name in (yaml.safe_load(open(path, encoding="utf-8")) or {}):
+            if not name.startswith("__%s_" % role):
+                problems.append("%s: %s is not prefixed __%s_" % (path, name, role))
+    report("role variables are prefixed with their role and commented (%d roles)"
+           % len(glob.glob("roles/*/defaults/main.yml")), problems)
+
+
+def no_secret_values():
+    problems = []
+    secret_key = re.compile(r"^\s*-?\s*([\w.-]*(password|passwd|secret|token|private_key)[\w.-]*)\s*:\s*(.*)$", re.I)
+    blob = re.compile(r"[A-Za-z0-9+/=]{64,}")
+    for base, dirs, files in os.walk("."):
+        dirs[:] = [d for d in dirs if d not in SKIP and not d.startswith(".git")]
+        for name in files:
+            if not name.endswith((".yml", ".yaml", ".j2", ".cfg", ".md", ".txt", ".py")):
+                continue
+            path = os.path.join(base, name)
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                match = secret_key.match(line)
+                if match and name.endswith((".yml", ".yaml")):
+                    value = match.group(3).strip()
+                    # Settings named like secrets: update_password modes, IMDS token policy.
+                    if value and value not in ('""', "''", ">-", "|", "true", "false", "on_create", "always", "required") \
+                            and not value.startswith(('"{{', "'{{", "{{")) and not value.startswith("#"):
+                        problems.append("%s:%d: %s has a value" % (path, number, match.group(1)))
+                if blob.search(line) and "sha256:" not in line:
+                    problems.append("%s:%d: looks like key material" % (path, number))
+    report("no password, secret or key material has a value in any file", problems)
+
+
+def gitignored():
+    patterns = open(".gitignore", encoding="utf-8").read().split()
+    missing = [p for p in ("/.venv/", "/.secrets/", "/results/", "*.vault.yml", "vault.yml") if p not in patterns]
+    report(".gitignore keeps the venv, secrets, vault files and results out of git", missing)
+
+
+if __name__ == "__main__":
+    role_defaults()
+    no_secret_values()
+    gitignored()
+    sys.exit(1 if failures else 0)

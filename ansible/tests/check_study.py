@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Checks what study.yml ran (recorded by tests/fake-ansible-playbook).
+
+usage: check_study.py RECORD PLATFORM INVENTORY SCENARIO...
+"""
+import os
+import sys
+
+record, platform, inventory = sys.argv[1:4]
+scenarios = sys.argv[4:]
+lines = [line.rstrip("\n").split("|") for line in open(record, encoding="utf-8")]
+steps = (["provision-ec2.yml"] if platform == "ec2" else []) + ["deploy.yml", "bench.yml", "teardown.yml"]
+want = [(scenario, step) for scenario in scenarios for step in steps]
+got = []
+problems = []
+for args, mode, keys, log in lines:
+    words = args.split()
+    scenario = next((w.split("=", 1)[1] for w in words if w.startswith("geoshard_scenario=")), None)
+    got.append((scenario, words[0]))
+    if os.path.realpath(words[words.index("-i") + 1]) != os.path.realpath(inventory):
+        problems.append("inventory of %s: %s" % (words[0], args))
+    if mode != "mode=600" or keys != "keys=geoshard_mongodb_admin_password,geoshard_mongodb_bench_password":
+        problems.append("secrets handed to %s %s: %s %s" % (scenario, words[0], mode, keys))
+    if not log.endswith("/%s/ansible-%s.log" % (scenario, words[0].split(".")[0].replace("-ec2", ""))):
+        problems.append("log of %s %s: %s" % (scenario, words[0], log))
+if got != want:
+    problems.append("steps %s, want %s" % (got, want))
+ok = not problems
+print(("PASS " if ok else "FAIL ") + "study.yml on %s runs %s for %s, secrets in a private file" % (
+    platform, " -> ".join(steps), ", ".join(scenarios)) + "".join("\n    " + p for p in problems))
+sys.exit(0 if ok else 1)

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Helpers for the EC2 part of ./check, against moto's EC2 stand-in on 127.0.0.1
+(AWS_ENDPOINT_URL points at it; the credentials are moto's dummies).
+
+  ec2_fake.py prepare KEY_NAME            key pairs, a decoy deployment; prints {region: ami}
+  ec2_fake.py verify ID ADMIN_CIDR         tags and security groups of a provisioned deployment
+  ec2_fake.py gone ID [ALIVE_ID ...]       ID fully removed; the decoy and ALIVE_IDs untouched
+Prints PASS/FAIL lines (verify, gone).
+"""
+import json
+import sys
+
+import boto3
+
+REGIONS = ("us-east-1", "eu-west-1", "ap-northeast-1")
+MONGO_PORTS = {27017, 27018, 27019}
+DECOY = "decoy"
+
+
+def ec2(region):
+    return boto3.client("ec2", region_name=region)
+
+
+def instances(benchmark_id, region, states=("pending", "running", "stopping", "stopped")):
+    found = []
+    for reservation in ec2(region).describe_instances(Filters=[
+            {"Name": "tag:geoshard_benchmark_id", "Values": [benchmark_id]},
+            {"Name": "instance-state-name", "Values": list(states)}])["Reservations"]:
+        found.extend(reservation["Instances"])
+    return found
+
+
+def groups(benchmark_id, region):
+    return ec2(region).describe_security_groups(
+        Filters=[{"Name": "tag:geoshard_benchmark_id", "Values": [benchmark_id]}])["SecurityGroups"]
+
+
+def prepare(key_name):
+    amis = {}
+    for region in REGIONS:
+        client = ec2(region)
+        if not client.describe_key_pairs(Filters=[{"Name": "key-name", "Values": [key_name]}])["KeyPairs"]:
+            client.create_key_pair(KeyName=key_name)
+        images = [i for i in client.describe_images(Owners=["amazon"])["Images"]
+                  if i.get("Architecture") == "x86_64" and i.get("RootDeviceType") == "ebs"]
+        amis[region] = sorted(images, key=lambda i: i["ImageId"])[0]["ImageId"]
+    # Another deployment in the same account, which no playbook run here may touch.
+    if not instances(DECOY, "us-east-1"):
+        ec2("us-east-1").run_instances(
+            ImageId=amis["us-east-1"], MinCount=1, MaxCount=1, InstanceType="t3.micro",
+            TagSpecifications=[{"ResourceType": "instance", "Tags": [
+                {"Key": "Name", "Value": "decoy-shard1"}, {"Key": "geoshard_benchmark_id", "Value": DECOY},
+                {"Key": "geoshard_pool", "Value": "shard"}, {"Key": "geoshard_shard_index", "Value": "1"}]}])
+    print(json.dumps(amis))
+
+
+def verify(benchmark_id, admin_cidr):
+    ok = True
+    nodes = {region: instances(benchmark_id, region) for region in REGIONS}
+    public = {"%s/32" % i["PublicIpAddress"] for found in nodes.values() for i in found if i.get("PublicIpAddress")}
+    problems = []
+    for region, found in nodes.items():
+        for instance in found:
+            tags = {t["Key"]: t["Value"] for t in instance.get("Tags", [])}
+            for key in ("Name", "geoshard_benchmark_id", "geoshard_scenario", "geoshard_pool", "geoshard_shard_index"):
+                if key not in tags:
+                    problems.append("%s lacks tag %s" % (instance["InstanceId"], key))
+        used = bool(found)
+        sgs = groups(benchmark_id, region)
+        if used != bool(sgs):
+            problems.append("%s: %d instance(s) but %d security group(s)" % (region, len(found), len(sgs)))
+        for sg in sgs:
+            for rule in sg["IpPermissions"]:
+                ports = set(range(rule.get("FromPort", 0), rule.get("ToPort", 65535) + 1))
+                cidrs = {r["CidrIp"] for r in rule.get("IpRanges", [])}
+                pairs = {p["GroupId"] for p in rule.get("UserIdGroupPairs", [])}
+                if "0.0.0.0/0" in cidrs or rule.get("Ipv6Ranges"):
+                    problems.append("%s %s open to the world" % (region, sg["GroupId"]))
+                elif ports == {22}:
+                    if cidrs != {admin_cidr} or pairs:
+                        problems.append("%s SSH from %s %s" % (region, sorted(cidrs), sorted(pairs)))
+                elif ports <= MONGO_PORTS:
+                    if not cidrs <= public or pairs - {sg["GroupId"]}:
+                        problems.append("%s port %s from %s %s" % (region, sorted(ports), sorted(cidrs), sorted(pairs)))
+                else:
+                    problems.append("%s unexpected ports %s" % (region, sorted(ports)))
+    ok = not problems and any(nodes.values())
+    print(("PASS " if ok else "FAIL ") + "EC2 %s: instances tagged, security groups open SSH to the admin CIDR only and "
+          "MongoDB ports to the deployment's own addresses only" % benchmark_id + ("" if ok else "\n    %s" % problems))
+    return 0 if ok else 1
+
+
+def gone(benchmark_id, alive):
+    left = [i["InstanceId"] for r in REGIONS for i in instances(benchmark_id, r)]
+    left_groups = [g["GroupId"] for r in REGIONS for g in groups(benchmark_id, r)]
+    survivors = {other: sum(len(instances(other, r)) for r in REGIONS) for other in list(alive) + [DECOY]}
+    ok = not left and not left_groups and all(survivors.values())
+    print(("PASS " if ok else "FAIL ") + "teardown.yml %s removed its instances and security groups only (still running: %s)"
+          % (benchmark_id, ", ".join("%s=%d" % kv for kv in sorted(survivors.items())))
+          + ("" if ok else "\n    left: %s %s" % (left, left_groups)))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "prepare":
+        prepare(sys.argv[2])
+        sys.exit(0)
+    if command == "verify":
+        sys.exit(verify(sys.argv[2], sys.argv[3]))
+    if command == "gone":
+        sys.exit(gone(sys.argv[2], sys.argv[3:]))
+    sys.exit("unknown command " + command)
