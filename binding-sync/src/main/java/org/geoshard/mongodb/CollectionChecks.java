@@ -12,14 +12,14 @@ import org.geoshard.geo.contract.Restaurant;
  * one is set, and (for queries) a 2dsphere index on {@code location}. Each problem is one sentence
  * saying what to do. Read-only.
  */
-final class CollectionChecks {
+public final class CollectionChecks {
   static final Document GEO_INDEX_KEY = new Document(Restaurant.LOCATION, "2dsphere");
 
   private CollectionChecks() {
   }
 
   /** The problem with the geo collection, or null when there is none. */
-  static String problem(MongoClient client, ServerFacts facts, MongoSettings settings, boolean forQueries) {
+  public static String problem(MongoClient client, ServerFacts facts, MongoSettings settings, boolean forQueries) {
     String ns = settings.namespace();
     ShardKey wanted = settings.shardKey();
     if (wanted != null) {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * it shows how the driver spread the load; it is recorded with the topology in {@code run.json}.
  * Lock-free on the hot path (one map look-up and two adders per command).
  */
-final class CommandCounters implements CommandListener {
+public final class CommandCounters implements CommandListener {
   private static final class Counter {
     final LongAdder count = new LongAdder();
     final LongAdder failed = new LongAdder();
@@ -47,7 +47,7 @@ final class CommandCounters implements CommandListener {
   }
 
   /** {"find @ host:port": {count, failed, meanMicros}}, sorted by key. */
-  Map<String, Object> snapshot() {
+  public Map<String, Object> snapshot() {
     Map<String, Object> out = new TreeMap<>();
     counters.forEach((key, c) -> {
       long n = c.count.sum();

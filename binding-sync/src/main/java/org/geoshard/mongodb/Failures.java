@@ -15,7 +15,7 @@ import org.geoshard.harness.config.Secrets;
  * Turns what the driver throws into one sentence a user can act on: where the binding tried (the URL,
  * masked), what went wrong, and what to check. Every message passes through {@link Secrets#maskText}.
  */
-final class Failures {
+public final class Failures {
   static final int UNAUTHORIZED = 13;
   static final int AUTHENTICATION_FAILED = 18;
 
@@ -23,7 +23,7 @@ final class Failures {
   }
 
   /** The sentence for a failure to reach or use the server at {@code settings}' URL. */
-  static String describe(Throwable e, MongoSettings settings, String effectiveUrl, ClusterDescription cluster) {
+  public static String describe(Throwable e, MongoSettings settings, String effectiveUrl, ClusterDescription cluster) {
     String where = settings.throwaway() == null ? settings.maskedUrl()
         : settings.maskedUrl() + " (" + Secrets.maskText(effectiveUrl) + ")";
     MongoSecurityException security = find(e, MongoSecurityException.class);
@@ -81,7 +81,7 @@ final class Failures {
   }
 
   /** The server's own words ("errmsg (code 11000)") for a server error, else the root cause's message. */
-  static String brief(Throwable e) {
+  public static String brief(Throwable e) {
     com.mongodb.MongoServerException server = find(e, com.mongodb.MongoServerException.class);
     if (server instanceof MongoCommandException command) {
       return command.getErrorMessage() + " (code " + command.getErrorCode() + ")";

@@ -10,11 +10,11 @@ import org.bson.Document;
  * when the buffer reaches the batch size, and {@link #drain} hands over the leftovers (at cleanup).
  * Not thread-safe: each binding instance, and so each client thread, has its own.
  */
-final class InsertBuffer {
+public final class InsertBuffer {
   private final int batchSize;
   private List<Document> pending;
 
-  InsertBuffer(int batchSize) {
+  public InsertBuffer(int batchSize) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be at least 1: " + batchSize);
     }
@@ -23,19 +23,19 @@ final class InsertBuffer {
   }
 
   /** Adds a document; returns the batch to write when this one filled it, else null (buffered). */
-  List<Document> add(Document document) {
+  public List<Document> add(Document document) {
     pending.add(document);
     return pending.size() >= batchSize ? take() : null;
   }
 
   /** Gives the leftovers, if any, to {@code writer}; the buffer is empty afterwards even if it throws. */
-  void drain(Consumer<List<Document>> writer) {
+  public void drain(Consumer<List<Document>> writer) {
     if (!pending.isEmpty()) {
       writer.accept(take());
     }
   }
 
-  int size() {
+  public int size() {
     return pending.size();
   }
 

@@ -15,7 +15,7 @@ import org.geoshard.lastlocation.contract.HistorySplit;
  * @param historyKey how History is sharded (e.g. {@code UserId:1,Timestamp:1}), or null for unsharded
  * @param lklKey how LastKnownLocation is sharded (e.g. {@code _id:hashed}), or null for unsharded
  */
-record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey, ShardKey lklKey, int batchSize,
+public record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey, ShardKey lklKey, int batchSize,
                                  HistorySplit split) {
 
   static final String HISTORY = "mongodb.ll.history";
@@ -24,7 +24,7 @@ record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey
   static final String LKL_SHARD_KEY = "mongodb.ll.lkl.shardkey";
   static final List<String> NAMES = List.of(HISTORY, LKL, HISTORY_SHARD_KEY, LKL_SHARD_KEY);
 
-  static MongoLastLocationSettings fromProperties(Properties properties) throws ConfigException {
+  public static MongoLastLocationSettings fromProperties(Properties properties) throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
     String history = in.string(HISTORY, "history");
     String lkl = in.string(LKL, "lastknownlocation");
@@ -52,12 +52,12 @@ record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
-  String historyFor(long timestampMs) {
+  public String historyFor(long timestampMs) {
     return split == HistorySplit.NONE ? history : history + "_" + split.suffix(timestampMs);
   }
 
   /** Every History collection that [fromMs, toMs] touches. */
-  List<String> historiesBetween(long fromMs, long toMs) {
+  public List<String> historiesBetween(long fromMs, long toMs) {
     if (split == HistorySplit.NONE) {
       return List.of(history);
     }

@@ -513,7 +513,7 @@ public final class MongoSettings {
    * What identifies one shared client: the URL and the client-level options. Write concern, read
    * preference and batch sizes apply per collection and do not need a client of their own.
    */
-  String clientKey() {
+  public String clientKey() {
     return url + "|sst=" + serverSelectionTimeoutMs + "|max=" + maxConnections + "|listeners="
         + commandListeners.stream().map(l -> l.getClass().getName() + "@" + System.identityHashCode(l)).toList();
   }

@@ -24,7 +24,7 @@ import site.ycsb.DBException;
  * queries. The map is keyed by URL and client options, so that two clusters in one JVM (tests) keep
  * apart, and everything in it is guarded by {@link #LOCK}.
  */
-final class SharedClients {
+public final class SharedClients {
   private static final Logger LOG = LoggerFactory.getLogger(SharedClients.class);
   private static final Object LOCK = new Object();
   /** Open clients by {@link MongoSettings#clientKey()}; guarded by LOCK. */
@@ -41,10 +41,10 @@ final class SharedClients {
   }
 
   /** One shared client: the driver's client, what the server is, and checks already made on it. */
-  static final class Entry {
-    final MongoClient client;
-    final ServerFacts facts;
-    final String effectiveUrl;
+  public static final class Entry {
+    public final MongoClient client;
+    public final ServerFacts facts;
+    public final String effectiveUrl;
     final CommandCounters counters;
     /** Collection checks already made (problem text, "" for none), by what was checked; guarded by itself. */
     final Map<String, String> checks = new HashMap<>();
@@ -59,7 +59,7 @@ final class SharedClients {
   }
 
   /** A binding instance's hold on a shared client; {@link #close()} once. */
-  static final class Lease implements AutoCloseable {
+  public static final class Lease implements AutoCloseable {
     private final String key;
     private final Entry entry;
     private boolean closed;
@@ -69,15 +69,15 @@ final class SharedClients {
       this.entry = entry;
     }
 
-    MongoClient client() {
+    public MongoClient client() {
       return entry.client;
     }
 
-    ServerFacts facts() {
+    public ServerFacts facts() {
       return entry.facts;
     }
 
-    Entry entry() {
+    public Entry entry() {
       return entry;
     }
 
@@ -102,7 +102,7 @@ final class SharedClients {
    *
    * @throws DBException one sentence: no server reachable (where it tried), authentication failed, ...
    */
-  static Lease acquire(MongoSettings settings) throws DBException {
+  public static Lease acquire(MongoSettings settings) throws DBException {
     String key = settings.clientKey();
     synchronized (LOCK) {
       Entry entry = OPEN.get(key);

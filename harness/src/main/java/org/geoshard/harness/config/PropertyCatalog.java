@@ -13,7 +13,11 @@ public interface PropertyCatalog {
   /** Prefixes this module owns, each ending with a dot, such as {@code "geo."}. */
   Set<String> prefixes();
 
-  /** Every property name this module reads, including those outside its prefixes. */
+  /**
+   * Every property name this module reads, including those outside its prefixes. A name ending in
+   * {@code .*} stands for every name that starts with what comes before the {@code *}, for names the
+   * user makes (e.g. {@code mongodb.targeted.mongos.*} for one router per shard id).
+   */
   Set<String> names();
 
   /**

@@ -16,13 +16,20 @@ import java.util.TreeSet;
 public final class UnknownProperties {
   private final Set<String> prefixes = new HashSet<>();
   private final Set<String> names = new HashSet<>();
+  private final Set<String> namePatterns = new HashSet<>();
   private final List<PropertyCatalog> catalogs = new ArrayList<>();
 
   public UnknownProperties(Iterable<PropertyCatalog> catalogs) {
     for (PropertyCatalog catalog : catalogs) {
       this.catalogs.add(catalog);
       prefixes.addAll(catalog.prefixes());
-      names.addAll(catalog.names());
+      for (String name : catalog.names()) {
+        if (name.endsWith(".*")) {
+          namePatterns.add(name.substring(0, name.length() - 1));
+        } else {
+          names.add(name);
+        }
+      }
     }
   }
 
@@ -43,7 +50,8 @@ public final class UnknownProperties {
   private List<String> unknown(Properties properties) {
     List<String> problems = new ArrayList<>();
     for (String name : new TreeSet<>(properties.stringPropertyNames())) {
-      if (names.contains(name) || prefixes.stream().noneMatch(name::startsWith)) {
+      if (names.contains(name) || namePatterns.stream().anyMatch(name::startsWith)
+          || prefixes.stream().noneMatch(name::startsWith)) {
         continue;
       }
       String suggestion = closest(name);

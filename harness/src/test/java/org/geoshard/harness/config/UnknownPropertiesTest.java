@@ -16,7 +16,7 @@ class UnknownPropertiesTest {
 
     @Override
     public Set<String> names() {
-      return Set.of("geo.scale", "geo.placement", "geo.paging");
+      return Set.of("geo.scale", "geo.placement", "geo.paging", "geo.router.*");
     }
   };
 
@@ -29,6 +29,15 @@ class UnknownPropertiesTest {
     assertThat(new UnknownProperties(List.of(GEO)).problems(p)).containsExactly(
         "Property 'geo.completely.different' is unknown.",
         "Property 'geo.scael' is unknown; did you mean 'geo.scale'?");
+  }
+
+  @Test
+  void namePatternsAcceptNamesTheUserMakes() {
+    Properties p = new Properties();
+    p.setProperty("geo.router.shard01", "x");
+    p.setProperty("geo.router.rs-eu", "y");
+    p.setProperty("geo.routers", "z");
+    assertThat(new UnknownProperties(List.of(GEO)).problems(p)).containsExactly("Property 'geo.routers' is unknown.");
   }
 
   @Test

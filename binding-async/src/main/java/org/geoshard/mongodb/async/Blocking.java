@@ -1,0 +1,165 @@
+package org.geoshard.mongodb.async;
+
+import com.mongodb.MongoInterruptedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+/**
+ * Waits on the calling thread for a publisher of the reactive streams driver: the YCSB thread
+ * subscribes, parks, and is unparked by the driver's own thread when the publisher completes (no
+ * executor, no queue, no extra thread in between). Each item goes to a consumer on the driver's
+ * thread as it arrives, so nothing is copied or buffered beyond what the caller keeps. One subscriber
+ * per request; not reusable.
+ *
+ * <p>The driver's own timeouts (server selection, socket) end a request that hangs; an interrupt of
+ * the waiting thread cancels the subscription and throws {@link MongoInterruptedException}.
+ */
+final class Blocking<T> implements Subscriber<T> {
+  private final Thread waiter;
+  private final Consumer<? super T> sink;
+  private volatile boolean done;
+  private Throwable error;
+  private Subscription subscription;
+
+  private Blocking(Consumer<? super T> sink) {
+    this.waiter = Thread.currentThread();
+    this.sink = sink;
+  }
+
+  /** The first item, or null when the publisher completes empty (e.g. {@code find(...).first()}). */
+  static <T> T first(Publisher<T> publisher) {
+    Object[] holder = new Object[1];
+    Blocking<T> b = new Blocking<>(item -> {
+      if (holder[0] == null) {
+        holder[0] = item;
+      }
+    });
+    publisher.subscribe(b);
+    b.await();
+    @SuppressWarnings("unchecked")
+    T first = (T) holder[0];
+    return first;
+  }
+
+  /** Every item, in order, into {@code sink} (called on the driver's thread, one item at a time). */
+  static <T> void each(Publisher<T> publisher, Consumer<? super T> sink) {
+    Blocking<T> b = new Blocking<>(sink);
+    publisher.subscribe(b);
+    b.await();
+  }
+
+  /**
+   * Subscribes to every publisher at once (their requests run concurrently, e.g. one insertMany per
+   * shard), then waits for all. The first failure is thrown after all have finished.
+   */
+  static void all(List<? extends Publisher<?>> publishers) {
+    for (Object outcome : settle(publishers)) {
+      if (outcome instanceof RuntimeException e) {
+        throw e;
+      }
+      if (outcome instanceof Throwable t) {
+        throw new IllegalStateException(t);
+      }
+    }
+  }
+
+  /**
+   * Subscribes to every publisher at once, waits for all, and gives per publisher its first item (null
+   * when none) or the {@link Throwable} it failed with.
+   */
+  static List<Object> settle(List<? extends Publisher<?>> publishers) {
+    List<Blocking<Object>> subscribers = new ArrayList<>(publishers.size());
+    Object[] firsts = new Object[publishers.size()];
+    for (int i = 0; i < publishers.size(); i++) {
+      int index = i;
+      Blocking<Object> b = new Blocking<>(item -> {
+        if (firsts[index] == null) {
+          firsts[index] = item;
+        }
+      });
+      subscribers.add(b);
+      @SuppressWarnings("unchecked")
+      Publisher<Object> any = (Publisher<Object>) publishers.get(i);
+      any.subscribe(b);
+    }
+    List<Object> outcomes = new ArrayList<>(publishers.size());
+    for (int i = 0; i < subscribers.size(); i++) {
+      try {
+        subscribers.get(i).await();
+        outcomes.add(firsts[i]);
+      } catch (RuntimeException | Error e) {
+        outcomes.add(e);
+      }
+    }
+    return outcomes;
+  }
+
+  @Override
+  public void onSubscribe(Subscription s) {
+    subscription = s;
+    s.request(Long.MAX_VALUE);
+  }
+
+  @Override
+  public void onNext(T item) {
+    if (done) {
+      return;
+    }
+    try {
+      sink.accept(item);
+    } catch (RuntimeException | Error e) {
+      // A subscriber must not throw (reactive streams 2.13): stop the request and hand the failure to the waiter.
+      subscription.cancel();
+      onError(e);
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    if (done) {
+      return;
+    }
+    error = t;
+    done = true;  // publishes error to the waiter
+    LockSupport.unpark(waiter);
+  }
+
+  @Override
+  public void onComplete() {
+    if (done) {
+      return;
+    }
+    done = true;
+    LockSupport.unpark(waiter);
+  }
+
+  /** Parks until the publisher is done; rethrows its error. */
+  void await() {
+    while (!done) {
+      LockSupport.park(this);
+      if (Thread.interrupted() && !done) {
+        Subscription s = subscription;
+        if (s != null) {
+          s.cancel();
+        }
+        Thread.currentThread().interrupt();
+        throw new MongoInterruptedException("Interrupted while waiting for MongoDB", null);
+      }
+    }
+    Throwable e = error;
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (e instanceof Error fatal) {
+      throw fatal;
+    }
+    if (e != null) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

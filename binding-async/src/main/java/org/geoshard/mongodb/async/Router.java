@@ -1,0 +1,433 @@
+package org.geoshard.mongodb.async;
+
+import com.mongodb.MongoException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.Document;
+import org.geoshard.harness.config.Secrets;
+import org.geoshard.mongodb.Failures;
+import org.geoshard.mongodb.MongoStartException;
+import org.geoshard.mongodb.SharedClients;
+import org.geoshard.mongodb.routing.ConfigDocuments;
+import org.geoshard.mongodb.routing.ConfigSource;
+import org.geoshard.mongodb.routing.RoutingTable;
+import org.geoshard.mongodb.routing.ShardKeyPattern;
+import org.geoshard.mongodb.async.RoutingStats.Fallback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.DBException;
+
+/**
+ * Where each request goes, shared by every binding instance (client thread) of a JVM with the same
+ * settings, counted by reference like binding-sync's shared clients: the default router's client,
+ * one pinned client per shard router ({@code targeted}), the routing tables by namespace, and the
+ * thread that keeps them current.
+ *
+ * <p><b>Tables.</b> A namespace's table is read through the default router from {@code config.*} on
+ * first use ({@code initial}) and after a preparation ({@code onDemand}); every
+ * {@code mongodb.targeted.refresh} seconds one thread looks at the collection's catalog entry and the
+ * newest chunk {@code lastmod} (two small queries per namespace) and reads the whole table again when
+ * either changed ({@code collectionChanged}, {@code versionChanged}). Requests meanwhile use the table
+ * they find (a volatile read); a stale one only sends a request to a router that is not next to the
+ * owning shard, which forwards it: a hop, never a wrong answer.
+ *
+ * <p><b>Control plane.</b> The catalog reads, the server facts and the collection checks use the sync
+ * driver's shared client of the default URL (binding-sync's {@link SharedClients}), which also makes
+ * an unreachable server fail {@code init} with binding-sync's sentence.
+ */
+final class Router {
+  static final String DEFAULT = "default";
+  private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+  private static final Object LOCK = new Object();
+  /** Open routers by {@link AsyncSettings#key()}; guarded by LOCK. */
+  private static final Map<String, Router> OPEN = new HashMap<>();
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  /** One namespace's current table; the binding instances keep a reference and read it per request. */
+  static final class Table {
+    final String namespace;
+    /** The collection's name within the database. */
+    final String collection;
+    volatile RoutingTable current;
+    /** Why there is no table (null when there is one). */
+    volatile String unavailable;
+    private volatile boolean loaded;
+    /** The shards without a router that own chunks of the current table (warned once per table). */
+    private volatile Set<String> unrouted = Set.of();
+
+    Table(String namespace) {
+      this.namespace = namespace;
+      this.collection = namespace.substring(namespace.indexOf('.') + 1);
+    }
+  }
+
+  private final String key;
+  final AsyncSettings settings;
+  final RoutingStats stats;
+  final SharedClients.Lease control;
+  final Endpoint defaultEndpoint;
+  private final Map<String, Endpoint> shardEndpoints;
+  private final ConfigSource source;
+  private final Map<String, Table> tables = new ConcurrentHashMap<>();
+  private final Map<String, String> checks = new HashMap<>();
+  private final ScheduledExecutorService poller;
+  private int references;
+
+  private Router(String key, AsyncSettings settings, RoutingStats stats, SharedClients.Lease control,
+      Endpoint defaultEndpoint, Map<String, Endpoint> shardEndpoints, ConfigSource source) {
+    this.key = key;
+    this.settings = settings;
+    this.stats = stats;
+    this.control = control;
+    this.defaultEndpoint = defaultEndpoint;
+    this.shardEndpoints = shardEndpoints;
+    this.source = source;
+    if (settings.targeted()) {
+      poller = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "geoshard-routing-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+      poller.scheduleWithFixedDelay(this::poll, settings.refreshSeconds(), settings.refreshSeconds(), TimeUnit.SECONDS);
+    } else {
+      poller = null;
+    }
+  }
+
+  /**
+   * The shared router for {@code settings}, opened on first use: the default router checked through
+   * the sync client, each shard's router pinged.
+   *
+   * @throws DBException one sentence: which router did not answer, where, and what to check
+   */
+  static Router acquire(AsyncSettings settings) throws DBException {
+    return acquire(settings, null);
+  }
+
+  /** As {@link #acquire(AsyncSettings)}, with a catalog source of its own (tests). */
+  static Router acquire(AsyncSettings settings, ConfigSource source) throws DBException {
+    String key = settings.key();
+    synchronized (LOCK) {
+      Router router = OPEN.get(key);
+      if (router == null) {
+        router = open(key, settings, source);
+        OPEN.put(key, router);
+      }
+      router.references++;
+      return router;
+    }
+  }
+
+  /** Lets go of one reference; the last one closes the clients and stops the refresh thread. */
+  void release() {
+    synchronized (LOCK) {
+      if (--references > 0) {
+        return;
+      }
+      OPEN.remove(key);
+    }
+    if (poller != null) {
+      poller.shutdownNow();
+    }
+    defaultEndpoint.close();
+    shardEndpoints.values().forEach(Endpoint::close);
+    control.close();
+  }
+
+  /** Open routers (for tests: every instance let go). */
+  static int openRouters() {
+    synchronized (LOCK) {
+      return OPEN.size();
+    }
+  }
+
+  /** The counters of a configuration, if it ever ran in this JVM. */
+  static RoutingStats statsOf(AsyncSettings settings) {
+    return RoutingStats.of(settings.key());
+  }
+
+  private static Router open(String key, AsyncSettings settings, ConfigSource givenSource) throws DBException {
+    SharedClients.Lease control = SharedClients.acquire(settings.mongo());
+    RoutingStats stats = RoutingStats.of(key);
+    List<Endpoint> opened = new ArrayList<>();
+    try {
+      Endpoint def = Endpoint.open(DEFAULT, control.entry().effectiveUrl, settings.mongo(), false, stats.endpoint(DEFAULT));
+      opened.add(def);
+      Map<String, Endpoint> shards = new TreeMap<>();
+      if (settings.targeted()) {
+        for (Map.Entry<String, String> e : settings.endpoints().entrySet()) {
+          Endpoint ep = Endpoint.open(e.getKey(), e.getValue(), settings.mongo(), true, stats.endpoint(e.getKey()));
+          opened.add(ep);
+          shards.put(e.getKey(), ep);
+        }
+        checkReachable(settings, shards);
+      }
+      ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
+      LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
+          settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
+      return new Router(key, settings, stats, control, def, shards, source);
+    } catch (DBException | RuntimeException e) {
+      opened.forEach(Endpoint::close);
+      control.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Pings every shard router at once (one sentence for those that did not answer), then asks each
+   * whether it is a mongos ({@code isMaster}, which every server and test double knows): a warning
+   * only, since a pinned client works with any server.
+   */
+  private static void checkReachable(AsyncSettings settings, Map<String, Endpoint> shards) throws DBException {
+    List<Endpoint> list = new ArrayList<>(shards.values());
+    List<org.reactivestreams.Publisher<Document>> pings = new ArrayList<>();
+    for (Endpoint e : list) {
+      pings.add(e.client.getDatabase("admin").runCommand(new Document("ping", 1)));
+    }
+    List<Object> answers = Blocking.settle(pings);
+    List<String> problems = new ArrayList<>();
+    List<org.reactivestreams.Publisher<Document>> hellos = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      Endpoint e = list.get(i);
+      if (answers.get(i) instanceof Throwable t) {
+        problems.add("the router of shard '" + e.name + "' (" + AsyncSettings.TARGETED_MONGOS_PREFIX + e.name + " = "
+            + e.maskedUrl + ") failed within " + settings.mongo().serverSelectionTimeout(TimeUnit.SECONDS)
+            + " s: " + Secrets.maskText(Failures.brief(t)));
+      }
+      hellos.add(e.client.getDatabase("admin").runCommand(new Document("isMaster", 1)));
+    }
+    if (!problems.isEmpty()) {
+      throw new MongoStartException("Targeted routing cannot start: " + String.join("; ", problems)
+          + ". Check the URLs and that each mongos runs.");
+    }
+    List<Object> kinds = Blocking.settle(hellos);
+    for (int i = 0; i < list.size(); i++) {
+      if (kinds.get(i) instanceof Document hello && !"isdbgrid".equals(hello.getString("msg"))) {
+        LOG.warn("{} for shard '{}' is not a mongos: requests sent there are served by that server alone.",
+            list.get(i).maskedUrl, list.get(i).name);
+      }
+    }
+  }
+
+  // ---- routing ----
+
+  /** The namespace's table, read on first use (by the first thread that needs it; the others wait for it). */
+  Table table(String namespace) {
+    Table t = tables.computeIfAbsent(namespace, Table::new);
+    if (!t.loaded && settings.targeted()) {
+      synchronized (t) {
+        if (!t.loaded) {
+          load(t, "initial");
+          t.loaded = true;
+        }
+      }
+    }
+    return t;
+  }
+
+  /** The router for a lookup by one field's value (YCSB's {@code _id}). */
+  Endpoint byField(Table t, String field, BsonValue value) {
+    if (!settings.targeted()) {
+      return defaultEndpoint;
+    }
+    RoutingTable table = t.current;
+    if (table == null || !table.sharded()) {
+      return unsharded(table);
+    }
+    return owner(table, table.pattern().ofField(field, value));
+  }
+
+  /** The router for writing a document (its full shard key; missing fields count as null). */
+  Endpoint byDocument(Table t, Document document) {
+    if (!settings.targeted()) {
+      return defaultEndpoint;
+    }
+    RoutingTable table = t.current;
+    if (table == null || !table.sharded()) {
+      return unsharded(table);
+    }
+    return owner(table, table.pattern().ofDocument(document));
+  }
+
+  /** The router for a query filter (the shard key fields it pins with equalities, in key order). */
+  Endpoint byFilter(Table t, Document filter) {
+    if (!settings.targeted()) {
+      return defaultEndpoint;
+    }
+    RoutingTable table = t.current;
+    if (table == null || !table.sharded()) {
+      return unsharded(table);
+    }
+    return owner(table, table.pattern().ofFilter(filter));
+  }
+
+  /** A request without a shard key (a scan, a near query): the default router. */
+  Endpoint keyless() {
+    if (settings.targeted()) {
+      stats.fallback(Fallback.NO_SHARD_KEY);
+    }
+    return defaultEndpoint;
+  }
+
+  private Endpoint unsharded(RoutingTable table) {
+    stats.fallback(table == null ? Fallback.TABLE_UNAVAILABLE : Fallback.UNSHARDED);
+    return defaultEndpoint;
+  }
+
+  private Endpoint owner(RoutingTable table, BsonValue[] key) {
+    if (key.length == 0) {
+      stats.fallback(Fallback.NO_SHARD_KEY);
+      return defaultEndpoint;
+    }
+    String shard = table.ownerOf(key);
+    if (shard == null) {
+      stats.fallback(Fallback.SPANS_SHARDS);
+      return defaultEndpoint;
+    }
+    Endpoint e = shardEndpoints.get(shard);
+    if (e == null) {
+      stats.fallback(Fallback.NO_ENDPOINT);
+      return defaultEndpoint;
+    }
+    return e;
+  }
+
+  /** The endpoint of a shard (tests), or null. */
+  Endpoint endpoint(String shard) {
+    return shardEndpoints.get(shard);
+  }
+
+  // ---- refreshing ----
+
+  /** Reads every known namespace's table again now (after a preparation sharded a collection). */
+  void refreshAll(String reason) {
+    if (!settings.targeted()) {
+      return;
+    }
+    for (Table t : tables.values()) {
+      synchronized (t) {
+        load(t, reason);
+        t.loaded = true;
+      }
+    }
+  }
+
+  /** Reads one namespace's table again now. */
+  void refresh(String namespace, String reason) {
+    Table t = table(namespace);
+    synchronized (t) {
+      load(t, reason);
+    }
+  }
+
+  private void load(Table t, String reason) {
+    try {
+      RoutingTable table = ConfigDocuments.load(source, t.namespace);
+      t.current = table;
+      t.unavailable = null;
+      stats.refreshed(reason);
+      stats.table(t.namespace, table.describe());
+      LOG.debug("Routing table of {} ({}): {}", t.namespace, reason, table);
+      Set<String> unrouted = new java.util.TreeSet<>(table.owningShards());
+      unrouted.removeAll(shardEndpoints.keySet());
+      if (!unrouted.isEmpty() && !unrouted.equals(t.unrouted)) {
+        LOG.warn("Shards {} own chunks of {} but have no router in {}<shardId>: their requests go through {}.",
+            unrouted, t.namespace, AsyncSettings.TARGETED_MONGOS_PREFIX, defaultEndpoint.maskedUrl);
+      }
+      t.unrouted = unrouted;
+      Set<String> unknown = new java.util.TreeSet<>(shardEndpoints.keySet());
+      unknown.removeAll(table.shardHosts().keySet());
+      if (!unknown.isEmpty() && !table.shardHosts().isEmpty() && reason.equals("initial")) {
+        LOG.warn("{}{} names shards that config.shards does not list ({}): known shards are {}.",
+            AsyncSettings.TARGETED_MONGOS_PREFIX, unknown, unknown, table.shardHosts().keySet());
+      }
+    } catch (MongoException | IllegalArgumentException e) {
+      String why = Secrets.maskText(e instanceof MongoException ? Failures.brief(e) : e.getMessage());
+      if (t.current == null && t.unavailable == null) {
+        LOG.warn("Cannot read the routing table of {} through {} ({}); its requests go through that router until it can.",
+            t.namespace, defaultEndpoint.maskedUrl, why);
+      }
+      if (t.current == null) {
+        t.unavailable = why;
+        stats.table(t.namespace, Map.of("namespace", t.namespace, "unavailable", why));
+      }
+    }
+  }
+
+  /** One look at every namespace: reads a table again when its collection or version changed. */
+  void poll() {
+    for (Table t : tables.values()) {
+      boolean ok = true;
+      try {
+        RoutingTable current = t.current;
+        BsonDocument collection = source.collection(t.namespace);
+        if (current == null) {
+          synchronized (t) {
+            load(t, "retry");
+          }
+        } else if (!ConfigDocuments.sameCollection(current, collection)) {
+          synchronized (t) {
+            load(t, "collectionChanged");
+          }
+        } else if (current.sharded()) {
+          BsonTimestamp newest = source.newestLastmod(t.namespace, collection);
+          if (!Objects.equals(newest, current.version())) {
+            synchronized (t) {
+              load(t, "versionChanged");
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        ok = false;
+        LOG.debug("Routing poll of {} failed: {}", t.namespace, e.toString());
+      }
+      stats.polled(ok);
+    }
+  }
+
+  // ---- checks and description ----
+
+  /** A check made once per router (e.g. the geo collection's index): "" when fine, else the problem. */
+  String checkOnce(String what, Supplier<String> check) {
+    synchronized (checks) {
+      String known = checks.get(what);
+      if (known == null) {
+        String problem = check.get();
+        known = problem == null ? "" : problem;
+        checks.put(what, known);
+      }
+      return known;
+    }
+  }
+
+  Map<String, Object> describe() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("mode", settings.routing().name().toLowerCase(java.util.Locale.ROOT));
+    if (settings.targeted()) {
+      out.put("refreshSeconds", settings.refreshSeconds());
+    }
+    out.putAll(stats.describe());
+    return out;
+  }
+
+  /** The shard key pattern of a namespace's current table (tests, benchmark), or null. */
+  ShardKeyPattern pattern(String namespace) {
+    RoutingTable t = table(namespace).current;
+    return t == null ? null : t.pattern();
+  }
+}
