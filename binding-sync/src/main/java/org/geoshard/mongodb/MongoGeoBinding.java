@@ -14,14 +14,12 @@ import com.mongodb.client.result.DeleteResult;
 import com.mongodb.client.result.UpdateResult;
 import com.mongodb.event.CommandListener;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bson.Document;
 import org.bson.types.Binary;
 import org.geoshard.geo.GeoWorkload;
@@ -40,12 +38,10 @@ import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
-import site.ycsb.StringByteIterator;
 
 /**
  * Binding {@code mongodb-geo}: MongoDB through the official sync driver. It serves YCSB's five
@@ -61,12 +57,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
   private static final Logger LOG = LoggerFactory.getLogger(MongoGeoBinding.class);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
-  private static final Comparator<GeoHit> NEAREST_FIRST = Comparator.comparingDouble(GeoHit::distanceMeters)
-      .thenComparingLong(hit -> hit.restaurant().id());
-  /** Operation failures seen by all instances; the first few are logged in full, then one line in {@value #LOG_EVERY}. */
-  private static final AtomicLong FAILURES = new AtomicLong();
-  private static final int LOG_FIRST = 5;
-  private static final long LOG_EVERY = 10_000;
+  private static final FailureLog FAILURE_LOG = new FailureLog(LOG);
 
   private final List<CommandListener> extraListeners;
   private MongoSettings settings;
@@ -196,7 +187,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
       return Status.ERROR;
     }
     // The server orders by its own distance; ties (and float noise between the two) come in any order.
-    hits.sort(NEAREST_FIRST);
+    hits.sort(NearQuery.NEAREST_FIRST);
     return Status.OK;
   }
 
@@ -260,13 +251,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
   }
 
   private static void failed(String what, Exception e) {
-    long n = FAILURES.incrementAndGet();
-    String reason = e == null ? "" : ": " + Secrets.maskText(Failures.brief(e));
-    if (n <= LOG_FIRST) {
-      LOG.warn("{} failed{}", what, reason);
-    } else if (n % LOG_EVERY == 0) {
-      LOG.warn("{} operations of the binding have failed so far; the latest: {} failed{}", n, what, reason);
-    }
+    FAILURE_LOG.failed(what, e);
   }
 
   // ---- preparation and topology ----
@@ -379,13 +364,13 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
     try {
       FindIterable<Document> find = table(table).find(new Document("_id", key)).limit(1);
       if (fields != null) {
-        find.projection(projection(fields));
+        find.projection(YcsbDocuments.projection(fields));
       }
       Document found = find.first();
       if (found == null) {
         return Status.NOT_FOUND;
       }
-      fill(result, found);
+      YcsbDocuments.fill(result, found);
       return Status.OK;
     } catch (MongoException e) {
       failed("read of " + key, e);
@@ -400,13 +385,13 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
       FindIterable<Document> find = table(table).find(new Document("_id", new Document("$gte", startKey)))
           .sort(new Document("_id", 1)).limit(recordCount);
       if (fields != null) {
-        find.projection(projection(fields));
+        find.projection(YcsbDocuments.projection(fields));
       }
       result.ensureCapacity(recordCount);
       try (MongoCursor<Document> cursor = find.iterator()) {
         while (cursor.hasNext()) {
           HashMap<String, ByteIterator> row = new HashMap<>();
-          fill(row, cursor.next());
+          YcsbDocuments.fill(row, cursor.next());
           result.add(row);
         }
       }
@@ -444,26 +429,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
     }
   }
 
-  private static Document projection(Set<String> fields) {
-    Document projection = new Document();
-    fields.forEach(f -> projection.append(f, 1));
-    return projection;
-  }
 
-  /** Binary values as bytes, strings as strings (documents written by other tools); {@code _id} is the key, not a field. */
-  private static void fill(Map<String, ByteIterator> result, Document document) {
-    for (Map.Entry<String, Object> field : document.entrySet()) {
-      if (field.getKey().equals("_id")) {
-        continue;
-      }
-      Object value = field.getValue();
-      if (value instanceof Binary binary) {
-        result.put(field.getKey(), new ByteArrayByteIterator(binary.getData()));
-      } else if (value instanceof String text) {
-        result.put(field.getKey(), new StringByteIterator(text));
-      }
-    }
-  }
 
   /** The settings in use (after {@link #init()}). */
   MongoSettings settings() {

@@ -30,6 +30,10 @@ import org.geoshard.geo.dataset.Sphere;
 public record NearQuery(Document filter, int skip, int limit) {
   /** The server's Earth radius for GeoJSON distances (MongoDB's {@code kRadiusOfEarthInMeters}). */
   public static final double SERVER_EARTH_RADIUS_METERS = 6_378_100.0;
+  /** The order of a near query's answer: nearest first, ties by restaurant number. */
+  public static final java.util.Comparator<org.geoshard.geo.contract.GeoHit> NEAREST_FIRST =
+      java.util.Comparator.comparingDouble(org.geoshard.geo.contract.GeoHit::distanceMeters)
+          .thenComparingLong(hit -> hit.restaurant().id());
   public static final double SERVER_METERS_PER_WORKLOAD_METER = SERVER_EARTH_RADIUS_METERS / Sphere.EARTH_RADIUS_METERS;
 
   public static NearQuery of(GeoQuery q) {

@@ -12,14 +12,12 @@ import com.mongodb.event.CommandListener;
 import com.mongodb.reactivestreams.client.FindPublisher;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bson.BsonString;
 import org.bson.Document;
 import org.bson.types.Binary;
@@ -37,7 +35,9 @@ import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.geoshard.mongodb.CollectionChecks;
 import org.geoshard.mongodb.Failures;
+import org.geoshard.mongodb.FailureLog;
 import org.geoshard.mongodb.InsertBuffer;
+import org.geoshard.mongodb.YcsbDocuments;
 import org.geoshard.mongodb.MongoGeoBinding;
 import org.geoshard.mongodb.MongoLastLocationSettings;
 import org.geoshard.mongodb.MongoStartException;
@@ -46,12 +46,10 @@ import org.geoshard.mongodb.RestaurantDocuments;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
-import site.ycsb.StringByteIterator;
 
 /**
  * Binding {@code mongodb-async}: MongoDB through the official reactive streams driver, with targeted
@@ -73,11 +71,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
   private static final Logger LOG = LoggerFactory.getLogger(MongoAsyncBinding.class);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
-  private static final Comparator<GeoHit> NEAREST_FIRST = Comparator.comparingDouble(GeoHit::distanceMeters)
-      .thenComparingLong(hit -> hit.restaurant().id());
-  private static final AtomicLong FAILURES = new AtomicLong();
-  private static final int LOG_FIRST = 5;
-  private static final long LOG_EVERY = 10_000;
+  private static final FailureLog FAILURE_LOG = new FailureLog(LOG);
   private static final String ID = "_id";
 
   private final List<CommandListener> extraListeners;
@@ -172,13 +166,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
   }
 
   static void failed(String what, Exception e) {
-    long n = FAILURES.incrementAndGet();
-    String reason = e == null ? "" : ": " + Secrets.maskText(Failures.brief(e));
-    if (n <= LOG_FIRST) {
-      LOG.warn("{} failed{}", what, reason);
-    } else if (n % LOG_EVERY == 0) {
-      LOG.warn("{} operations of the binding have failed so far; the latest: {} failed{}", n, what, reason);
-    }
+    FAILURE_LOG.failed(what, e);
   }
 
   private Router.Table table(String name) {
@@ -305,13 +293,13 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
     try {
       FindPublisher<Document> find = on(e, t).find(new Document(ID, key)).limit(1);
       if (fields != null) {
-        find.projection(projection(fields));
+        find.projection(YcsbDocuments.projection(fields));
       }
       Document found = Blocking.first(find.first());
       if (found == null) {
         return Status.NOT_FOUND;
       }
-      fill(result, found);
+      YcsbDocuments.fill(result, found);
       return Status.OK;
     } catch (MongoException ex) {
       e.counters.failed();
@@ -330,12 +318,12 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
       FindPublisher<Document> find = on(e, t).find(new Document(ID, new Document("$gte", startKey)))
           .sort(new Document(ID, 1)).limit(recordCount).batchSize(Math.max(recordCount, 2));
       if (fields != null) {
-        find.projection(projection(fields));
+        find.projection(YcsbDocuments.projection(fields));
       }
       result.ensureCapacity(recordCount);
       Blocking.each(find, d -> {
         HashMap<String, ByteIterator> row = new HashMap<>();
-        fill(row, d);
+        YcsbDocuments.fill(row, d);
         result.add(row);
       });
       return result.isEmpty() ? Status.NOT_FOUND : Status.OK;
@@ -378,25 +366,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
     }
   }
 
-  private static Document projection(Set<String> fields) {
-    Document projection = new Document();
-    fields.forEach(f -> projection.append(f, 1));
-    return projection;
-  }
 
-  private static void fill(Map<String, ByteIterator> result, Document document) {
-    for (Map.Entry<String, Object> field : document.entrySet()) {
-      if (field.getKey().equals(ID)) {
-        continue;
-      }
-      Object value = field.getValue();
-      if (value instanceof Binary binary) {
-        result.put(field.getKey(), new ByteArrayByteIterator(binary.getData()));
-      } else if (value instanceof String text) {
-        result.put(field.getKey(), new StringByteIterator(text));
-      }
-    }
-  }
 
   // ---- the geo contract ----
 
@@ -436,7 +406,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
       hits.clear();
       return Status.ERROR;
     }
-    hits.sort(NEAREST_FIRST);
+    hits.sort(NearQuery.NEAREST_FIRST);
     return Status.OK;
   }
 
