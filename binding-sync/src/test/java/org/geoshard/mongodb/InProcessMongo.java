@@ -15,7 +15,7 @@ import java.util.Properties;
  * backend takes any {@link MongoVersion} ({@code backend.version(...)}), so it is given one that reports
  * wire version 8 (MongoDB 4.2, the driver's minimum).
  */
-final class InProcessMongo implements AutoCloseable {
+public final class InProcessMongo implements AutoCloseable {
   /** MongoDB 4.2's version and wire version. */
   enum WireVersion8 implements MongoVersion {
     MONGO_4_2;
@@ -34,19 +34,23 @@ final class InProcessMongo implements AutoCloseable {
   private final MongoServer server;
   private final String url;
 
-  InProcessMongo() {
+  public InProcessMongo() {
     server = new MongoServer(new MemoryBackend().version(WireVersion8.MONGO_4_2));
     server.bind("127.0.0.1", 0);
     url = "mongodb://127.0.0.1:" + server.getLocalAddress().getPort();
   }
 
+  public int port() {
+    return server.getLocalAddress().getPort();
+  }
+
   /** {@code mongodb://127.0.0.1:port/<database>}. */
-  String url(String database) {
+  public String url(String database) {
     return url + "/" + database;
   }
 
   /** Properties for a binding against this server, with the given extra pairs. */
-  Properties properties(String... pairs) {
+  public Properties properties(String... pairs) {
     Properties p = new Properties();
     p.setProperty(MongoSettings.URL, url("ycsb"));
     p.setProperty(MongoSettings.SERVER_SELECTION_TIMEOUT, "2");

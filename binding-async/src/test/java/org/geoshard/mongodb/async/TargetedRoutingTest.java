@@ -28,6 +28,7 @@ import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.Document;
+import org.geoshard.mongodb.InProcessMongo;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.harness.binding.Binding;
@@ -61,8 +62,8 @@ class TargetedRoutingTest {
   private static final String NS = "ycsb.usertable";
   @TempDir
   Path dir;
-  private LoopbackMongo router;
-  private final Map<String, LoopbackMongo> shards = new LinkedHashMap<>();
+  private InProcessMongo router;
+  private final Map<String, InProcessMongo> shards = new LinkedHashMap<>();
   private final Map<String, MongoClient> direct = new HashMap<>();
   private final List<String[]> commands = new CopyOnWriteArrayList<>();
   private final CommandListener recorder = new CommandListener() {
@@ -77,9 +78,9 @@ class TargetedRoutingTest {
 
   @BeforeEach
   void start() {
-    router = new LoopbackMongo();
+    router = new InProcessMongo();
     for (String shard : List.of("shard01", "shard02", "shard03")) {
-      shards.put(shard, new LoopbackMongo());
+      shards.put(shard, new InProcessMongo());
     }
     Fixtures f = Fixtures.load("config-8.0");
     MongoClient client = client(router);
@@ -91,12 +92,12 @@ class TargetedRoutingTest {
   @AfterEach
   void stop() {
     direct.values().forEach(MongoClient::close);
-    shards.values().forEach(LoopbackMongo::close);
+    shards.values().forEach(InProcessMongo::close);
     router.close();
     assertThat(Router.openRouters()).as("the last instance closed the shared router").isZero();
   }
 
-  private MongoClient client(LoopbackMongo server) {
+  private MongoClient client(InProcessMongo server) {
     return direct.computeIfAbsent(server.url(""), u -> MongoClients.create(server.url("ycsb")));
   }
 
@@ -126,7 +127,7 @@ class TargetedRoutingTest {
     return b;
   }
 
-  private Set<String> idsAt(LoopbackMongo server, String collection) {
+  private Set<String> idsAt(InProcessMongo server, String collection) {
     Set<String> ids = new HashSet<>();
     for (Document d : client(server).getDatabase("ycsb").getCollection(collection).find()) {
       ids.add(String.valueOf(d.get("_id")));
@@ -150,7 +151,7 @@ class TargetedRoutingTest {
       expected.computeIfAbsent(owner(key), s -> new HashSet<>()).add(key);
     }
     assertThat(expected.keySet()).containsExactlyInAnyOrder("shard01", "shard02", "shard03");
-    for (Map.Entry<String, LoopbackMongo> shard : shards.entrySet()) {
+    for (Map.Entry<String, InProcessMongo> shard : shards.entrySet()) {
       assertThat(idsAt(shard.getValue(), "usertable")).as(shard.getKey()).isEqualTo(expected.get(shard.getKey()));
     }
     assertThat(idsAt(router, "usertable")).as("nothing keyed at the default router").isEmpty();
@@ -175,7 +176,7 @@ class TargetedRoutingTest {
     assertThat(stats.fallbacks(RoutingStats.Fallback.NO_SHARD_KEY)).isZero();
     // The driver agrees: every insert, find and update of usertable went to the three shard routers' ports.
     Set<String> shardPorts = new HashSet<>();
-    shards.values().forEach(s -> shardPorts.add(Integer.toString(s.port)));
+    shards.values().forEach(s -> shardPorts.add(Integer.toString(s.port())));
     List<String[]> data = commands.stream().filter(c -> c[3].equals("usertable")).toList();
     assertThat(data).hasSize(300 * 3 + 100);
     assertThat(data).allMatch(c -> shardPorts.contains(c[2]));
@@ -196,7 +197,7 @@ class TargetedRoutingTest {
     commands.clear();
     client(router).getDatabase("ycsb").getCollection("restaurants").createIndex(new Document("location", "2dsphere"));
     b.near(GeoQuery.firstPage(2.35, 48.85, 1000, 10), hits);  // the answer does not matter: where it was asked does
-    String defaultPort = Integer.toString(router.port);
+    String defaultPort = Integer.toString(router.port());
     assertThat(commands.stream().filter(c -> c[0].equals("find") && c[3].equals("restaurants")))
         .isNotEmpty().allMatch(c -> c[2].equals(defaultPort));
     RoutingStats stats = Router.statsOf(b.settings());
@@ -265,7 +266,7 @@ class TargetedRoutingTest {
       expected.computeIfAbsent(owner("batch" + i), k -> new HashSet<>()).add("batch" + i);
     }
     b.cleanup();  // writes the last 20
-    for (Map.Entry<String, LoopbackMongo> shard : shards.entrySet()) {
+    for (Map.Entry<String, InProcessMongo> shard : shards.entrySet()) {
       assertThat(idsAt(shard.getValue(), "usertable")).isEqualTo(expected.get(shard.getKey()));
     }
   }
@@ -314,7 +315,7 @@ class TargetedRoutingTest {
         new Binding("mongodb-async", MongoAsyncBinding.class), dir).execute();
     assertThat(load.errors()).isZero();
     int total = 0;
-    for (Map.Entry<String, LoopbackMongo> shard : shards.entrySet()) {
+    for (Map.Entry<String, InProcessMongo> shard : shards.entrySet()) {
       Set<String> ids = idsAt(shard.getValue(), "usertable");
       assertThat(ids).allMatch(id -> owner(id).equals(shard.getKey()));
       total += ids.size();
