@@ -7,13 +7,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.SplittableRandom;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
@@ -21,6 +19,7 @@ import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.SplitScenario;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.junit.jupiter.api.Test;
@@ -54,19 +53,16 @@ class PostgisLastLocationTest {
     });
   }
 
-  private static LocationEvent event(String user, long ts, int cell) {
-    return new LocationEvent(user, cell, ts, 50 + cell * 0.001, 20 + cell * 0.001);
-  }
 
   @Test
   void onlyNewerEventsReplaceTheLastKnownLocation() throws Exception {
     PostgisDB db = open("ll.history.batchsize", "1");
     try {
       prepare(db);
-      assertThat(db.upsertLastLocation(event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
-      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
-      assertThat(db.upsertLastLocation(event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
-      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
       List<LocationEvent> out = new ArrayList<>();
       assertThat(db.readLastLocation("350000000000006", out)).isEqualTo(Status.OK);
       assertThat(out).singleElement().satisfies(e -> {
@@ -95,16 +91,7 @@ class PostgisLastLocationTest {
     }
     db = open("ll.history.split", split);
     try {
-      SplittableRandom random = new SplittableRandom(8);
-      long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
-      for (int i = 0; i < 200; i++) {
-        String user = "35000000000" + (1000 + random.nextInt(20));
-        long from = start + random.nextLong(5L * 86_400_000);
-        long to = from + random.nextLong(3L * 86_400_000);
-        List<LocationEvent> out = new ArrayList<>();
-        assertThat(db.historyRange(user, from, to, out)).isEqualTo(Status.OK);
-        answers.add(out);
-      }
+      answers.addAll(SplitScenario.ranges(db, 200, 20));
     } finally {
       db.cleanup();
     }
@@ -114,13 +101,8 @@ class PostgisLastLocationTest {
   @Test
   void aTimeSplitHistoryAnswersRangesAsTheUnsplitOne() throws Exception {
     LocalPostgis.require();
-    SplittableRandom random = new SplittableRandom(7);
-    long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
-    List<LocationEvent> events = new ArrayList<>();
-    for (int i = 0; i < 3000; i++) {
-      // Six days across a month's end, 20 users, distinct timestamps per user.
-      events.add(event("35000000000" + (1000 + i % 20), start + i * 172_800L + i % 20, i % 50));
-    }
+    // Six days across a month's end, 20 users.
+    List<LocationEvent> events = SplitScenario.events(3000, 20, 172_800L);
     List<List<LocationEvent>> unsplit = writeAndQuery("none", events);
     List<List<LocationEvent>> daily = writeAndQuery("day", events);
     List<List<LocationEvent>> monthly = writeAndQuery("month", events);

@@ -6,13 +6,11 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.SplittableRandom;
 import org.bson.Document;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
@@ -20,6 +18,7 @@ import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.SplitScenario;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.junit.jupiter.api.AfterEach;
@@ -55,21 +54,18 @@ class MongoLastLocationTest {
     return binding;
   }
 
-  private static LocationEvent event(String user, long ts, int cell) {
-    return new LocationEvent(user, cell, ts, 50 + cell * 0.001, 20 + cell * 0.001);
-  }
 
   @Test
   void onlyANewerEventReplacesTheLastKnownLocation() throws Exception {
     MongoGeoBinding db = binding();
     try {
-      assertThat(db.upsertLastLocation(event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
-      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
-      assertThat(db.upsertLastLocation(event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
-      assertThat(db.upsertLastLocation(event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 1000, 1))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 2000, 2))).isEqualTo(Status.OK);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 1500, 3))).isEqualTo(LastLocationContract.STALE);
+      assertThat(db.upsertLastLocation(SplitScenario.event("350000000000006", 2000, 4))).isEqualTo(LastLocationContract.STALE);
       List<LocationEvent> out = new ArrayList<>();
       assertThat(db.readLastLocation("350000000000006", out)).isEqualTo(Status.OK);
-      assertThat(out).containsExactly(event("350000000000006", 2000, 2));
+      assertThat(out).containsExactly(SplitScenario.event("350000000000006", 2000, 2));
       assertThat(db.readLastLocation("359999999999999", out)).isEqualTo(Status.OK);
       assertThat(out).isEmpty();
     } finally {
@@ -90,16 +86,7 @@ class MongoLastLocationTest {
     }
     db = binding("ll.history.split", split, MongoLastLocationSettings.HISTORY, "history_" + split);
     try {
-      SplittableRandom random = new SplittableRandom(8);
-      long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
-      for (int i = 0; i < 100; i++) {
-        String user = "35000000000" + (1000 + random.nextInt(10));
-        long from = start + random.nextLong(5L * 86_400_000);
-        long to = from + random.nextLong(3L * 86_400_000);
-        List<LocationEvent> out = new ArrayList<>();
-        assertThat(db.historyRange(user, from, to, out)).isEqualTo(Status.OK);
-        answers.add(out);
-      }
+      answers.addAll(SplitScenario.ranges(db, 100, 10));
     } finally {
       db.cleanup();
     }
@@ -108,11 +95,7 @@ class MongoLastLocationTest {
 
   @Test
   void aTimeSplitHistoryAnswersRangesAsTheUnsplitOne() throws Exception {
-    long start = Instant.parse("2026-01-30T00:00:00Z").toEpochMilli();
-    List<LocationEvent> events = new ArrayList<>();
-    for (int i = 0; i < 1000; i++) {
-      events.add(event("35000000000" + (1000 + i % 10), start + i * 518_400L + i % 10, i % 50));
-    }
+    List<LocationEvent> events = SplitScenario.events(1000, 10, 518_400L);
     List<List<LocationEvent>> unsplit = writeAndQuery("none", events);
     assertThat(writeAndQuery("day", events)).isEqualTo(unsplit);
     assertThat(writeAndQuery("month", events)).isEqualTo(unsplit);
