@@ -24,6 +24,7 @@ import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.postgresql.PGConnection;
@@ -41,7 +42,7 @@ import site.ycsb.StringByteIterator;
  * PostGIS, one JDBC connection per client thread. Restaurants are loaded with COPY in batches of
  * {@code batchsize}; near queries use the KNN operator with {@code ST_DWithin} on geography.
  */
-public final class PostgisDB extends DB implements GeoContract, LastLocationContract, Preparable, DescribesTopology {
+public final class PostgisDB extends DB implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() { };
@@ -188,31 +189,11 @@ public final class PostgisDB extends DB implements GeoContract, LastLocationCont
     return statement;
   }
 
-  // ---- last-location contract
+  // ---- the last-location contract: this thread's operations object ----
 
   @Override
-  public Status appendHistory(LocationEvent event) {
-    return lastLocation.append(event);
-  }
-
-  @Override
-  public Status upsertLastLocation(LocationEvent event) {
-    return lastLocation.upsert(event);
-  }
-
-  @Override
-  public Status readLastLocation(String userId, List<LocationEvent> out) {
-    return lastLocation.read(userId, out);
-  }
-
-  @Override
-  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
-    return lastLocation.range(userId, fromMs, toMs, out);
-  }
-
-  @Override
-  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
-    return lastLocation.near(longitude, latitude, radiusMeters, limit, out);
+  public LastLocationContract lastLocation() {
+    return lastLocation;
   }
 
   private PreparedStatement uncheckedStatement(String sql) {

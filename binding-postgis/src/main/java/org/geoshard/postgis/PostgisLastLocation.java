@@ -25,7 +25,7 @@ import site.ycsb.Status;
  * partitions created as events reach them) and {@code ll_lkl}, one row per user, replaced only by a
  * newer event ({@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} older).
  */
-final class PostgisLastLocation {
+final class PostgisLastLocation implements LastLocationContract {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisLastLocation.class);
   static final String HISTORY = "ll_history";
   static final String LKL = "ll_lkl";
@@ -65,7 +65,8 @@ final class PostgisLastLocation {
     return List.of("DROP TABLE IF EXISTS " + HISTORY + " CASCADE", "DROP TABLE IF EXISTS " + LKL);
   }
 
-  Status append(LocationEvent e) {
+  @Override
+  public Status appendHistory(LocationEvent e) {
     buffer.append(e.userId()).append('\t').append(e.cellId()).append('\t').append(e.timestampMs()).append('\t')
         .append(e.latitude()).append('\t').append(e.longitude()).append('\n');
     if (split != HistorySplit.NONE) {
@@ -116,7 +117,8 @@ final class PostgisLastLocation {
     knownPartitions.add(suffix);
   }
 
-  Status upsert(LocationEvent e) {
+  @Override
+  public Status upsertLastLocation(LocationEvent e) {
     try {
       PreparedStatement s = statements.apply("INSERT INTO " + LKL + " (user_id, cell_id, ts, location)"
           + " VALUES (?, ?, ?, ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography)"
@@ -134,20 +136,23 @@ final class PostgisLastLocation {
     }
   }
 
-  Status read(String userId, List<LocationEvent> out) {
+  @Override
+  public Status readLastLocation(String userId, List<LocationEvent> out) {
     out.clear();
     return query("SELECT user_id, cell_id, ts, ST_Y(location::geometry), ST_X(location::geometry) FROM " + LKL
         + " WHERE user_id = ?", out, userId);
   }
 
-  Status range(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+  @Override
+  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
     out.clear();
     // On a partitioned History, PostgreSQL reads only the partitions the range touches.
     return query("SELECT " + COLUMNS + " FROM " + HISTORY + " WHERE user_id = ? AND ts BETWEEN ? AND ? ORDER BY ts",
         out, userId, fromMs, toMs);
   }
 
-  Status near(double longitude, double latitude, double radius, int limit, List<LocationEvent> out) {
+  @Override
+  public Status usersNear(double longitude, double latitude, double radius, int limit, List<LocationEvent> out) {
     out.clear();
     return query("WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)"
         + " SELECT user_id, cell_id, ts, ST_Y(location::geometry), ST_X(location::geometry) FROM " + LKL + ", centre"

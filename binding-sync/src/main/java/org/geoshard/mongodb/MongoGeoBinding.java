@@ -34,6 +34,7 @@ import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.Secrets;
 import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.slf4j.Logger;
@@ -52,7 +53,7 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract); all instances of a JVM share one client per URL
  * ({@link SharedClients}). See {@code binding-sync/README.md} for the properties.
  */
-public final class MongoGeoBinding extends DB implements GeoContract, LastLocationContract, Preparable,
+public final class MongoGeoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
     DescribesTopology {
   private static final Logger LOG = LoggerFactory.getLogger(MongoGeoBinding.class);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
@@ -273,31 +274,11 @@ public final class MongoGeoBinding extends DB implements GeoContract, LastLocati
     }
   }
 
-  // ---- last-location contract ----
+  // ---- the last-location contract: this thread's operations object ----
 
   @Override
-  public Status appendHistory(LocationEvent event) {
-    return lastLocation.append(event);
-  }
-
-  @Override
-  public Status upsertLastLocation(LocationEvent event) {
-    return lastLocation.upsert(event);
-  }
-
-  @Override
-  public Status readLastLocation(String userId, List<LocationEvent> out) {
-    return lastLocation.read(userId, out);
-  }
-
-  @Override
-  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
-    return lastLocation.range(userId, fromMs, toMs, out);
-  }
-
-  @Override
-  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
-    return lastLocation.near(longitude, latitude, radiusMeters, limit, out);
+  public LastLocationContract lastLocation() {
+    return lastLocation;
   }
 
   @Override

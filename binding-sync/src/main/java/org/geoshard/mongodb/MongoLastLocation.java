@@ -26,7 +26,7 @@ import site.ycsb.Status;
  * LastKnownLocation upsert; the reads. Range queries over a split History read every collection the
  * range touches and merge the answers by time.
  */
-final class MongoLastLocation {
+final class MongoLastLocation implements LastLocationContract {
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
   private static final UpdateOptions UPSERT = new UpdateOptions().upsert(true);
 
@@ -49,7 +49,8 @@ final class MongoLastLocation {
     return histories.computeIfAbsent(name, database::getCollection);
   }
 
-  Status append(LocationEvent event) {
+  @Override
+  public Status appendHistory(LocationEvent event) {
     buffers.computeIfAbsent(settings.historyFor(event.timestampMs()), name -> new ArrayList<>())
         .add(LastLocationDocuments.history(event));
     buffered++;
@@ -78,7 +79,8 @@ final class MongoLastLocation {
     return ok ? Status.OK : Status.ERROR;
   }
 
-  Status upsert(LocationEvent event) {
+  @Override
+  public Status upsertLastLocation(LocationEvent event) {
     try {
       lkl.updateOne(LastLocationDocuments.olderThan(event), LastLocationDocuments.replaceWith(event), UPSERT);
       return Status.OK;
@@ -94,7 +96,8 @@ final class MongoLastLocation {
     }
   }
 
-  Status read(String userId, List<LocationEvent> out) {
+  @Override
+  public Status readLastLocation(String userId, List<LocationEvent> out) {
     out.clear();
     try {
       Document found = lkl.find(new Document("_id", userId)).limit(1).first();
@@ -108,7 +111,8 @@ final class MongoLastLocation {
     }
   }
 
-  Status range(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+  @Override
+  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
     out.clear();
     try {
       // The splits are in time order and each answer is sorted: appending them merges them.
@@ -127,7 +131,8 @@ final class MongoLastLocation {
     }
   }
 
-  Status near(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
+  @Override
+  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
     out.clear();
     try (MongoCursor<Document> cursor = lkl.find(LastLocationDocuments.near(longitude, latitude,
         radiusMeters * NearQuery.SERVER_METERS_PER_WORKLOAD_METER)).limit(limit).iterator()) {

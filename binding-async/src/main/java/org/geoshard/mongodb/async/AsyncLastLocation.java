@@ -30,7 +30,7 @@ import site.ycsb.Status;
  * read go by user ({@code _id}); a History range goes by user when the user's chunks sit on one shard;
  * near queries go to the default router.
  */
-final class AsyncLastLocation {
+final class AsyncLastLocation implements LastLocationContract {
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
   private static final UpdateOptions UPSERT = new UpdateOptions().upsert(true);
 
@@ -55,7 +55,8 @@ final class AsyncLastLocation {
     return histories.computeIfAbsent(name, n -> router.table(database + "." + n));
   }
 
-  Status append(LocationEvent event) {
+  @Override
+  public Status appendHistory(LocationEvent event) {
     buffers.computeIfAbsent(settings.historyFor(event.timestampMs()), name -> new ArrayList<>())
         .add(LastLocationDocuments.history(event));
     buffered++;
@@ -112,7 +113,8 @@ final class AsyncLastLocation {
     return ok ? Status.OK : Status.ERROR;
   }
 
-  Status upsert(LocationEvent event) {
+  @Override
+  public Status upsertLastLocation(LocationEvent event) {
     Document filter = LastLocationDocuments.olderThan(event);
     Endpoint e = router.byFilter(lkl, filter);
     e.counters.sent(Op.LKL_UPSERT);
@@ -134,7 +136,8 @@ final class AsyncLastLocation {
     }
   }
 
-  Status read(String userId, List<LocationEvent> out) {
+  @Override
+  public Status readLastLocation(String userId, List<LocationEvent> out) {
     out.clear();
     Document filter = new Document("_id", userId);
     Endpoint e = router.byFilter(lkl, filter);
@@ -152,7 +155,8 @@ final class AsyncLastLocation {
     }
   }
 
-  Status range(String userId, long fromMs, long toMs, List<LocationEvent> out) {
+  @Override
+  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
     out.clear();
     Document filter = LastLocationDocuments.range(userId, fromMs, toMs);
     Endpoint e = null;
@@ -174,7 +178,8 @@ final class AsyncLastLocation {
     }
   }
 
-  Status near(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
+  @Override
+  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
     out.clear();
     Endpoint e = router.keyless();
     e.counters.sent(Op.LKL_NEAR);

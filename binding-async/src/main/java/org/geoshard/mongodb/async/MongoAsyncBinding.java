@@ -31,6 +31,7 @@ import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.Secrets;
+import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.geoshard.mongodb.CollectionChecks;
@@ -66,7 +67,7 @@ import site.ycsb.Status;
  * the driver completes it ({@link Blocking}); no executor in between. One instance per client thread;
  * all instances of a JVM share the clients and the routing tables.
  */
-public final class MongoAsyncBinding extends DB implements GeoContract, LastLocationContract, Preparable,
+public final class MongoAsyncBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
     DescribesTopology {
   private static final Logger LOG = LoggerFactory.getLogger(MongoAsyncBinding.class);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
@@ -438,31 +439,11 @@ public final class MongoAsyncBinding extends DB implements GeoContract, LastLoca
     return mine.isEmpty() ? null : mine;
   }
 
-  // ---- the last-location contract ----
+  // ---- the last-location contract: this thread's operations object ----
 
   @Override
-  public Status appendHistory(LocationEvent event) {
-    return lastLocation.append(event);
-  }
-
-  @Override
-  public Status upsertLastLocation(LocationEvent event) {
-    return lastLocation.upsert(event);
-  }
-
-  @Override
-  public Status readLastLocation(String userId, List<LocationEvent> out) {
-    return lastLocation.read(userId, out);
-  }
-
-  @Override
-  public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
-    return lastLocation.range(userId, fromMs, toMs, out);
-  }
-
-  @Override
-  public Status usersNear(double longitude, double latitude, double radiusMeters, int limit, List<LocationEvent> out) {
-    return lastLocation.near(longitude, latitude, radiusMeters, limit, out);
+  public LastLocationContract lastLocation() {
+    return lastLocation;
   }
 
   // ---- preparation and topology: binding-sync's, then the routing ----
