@@ -12,7 +12,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "ycsb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {"", "geoshard: YCSB for MongoDB under geospatial and location workloads.", ""},
     commandListHeading = "%nCommands:%n",
-    footer = {"", "Run 'bin/ycsb <command> --help' for a command's options."})
+    footer = {"", "Also, from bin/ycsb itself:",
+        "  report       Tables and figures from run folders (bin/ycsb report --help).",
+        "  demo         The whole loop on this machine: private PostGIS, load, quick ramp, report.",
+        "", "Run 'bin/ycsb <command> --help' for a command's options."})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;
