@@ -78,7 +78,6 @@ public final class Runner {
   private final List<Thread> mainThreads = new CopyOnWriteArrayList<>();
   private List<ThreadGroup> groups = List.of();
   private int workloadThreadCount;
-  private int mainThreadCount;
   private CountDownLatch ready;
   private volatile boolean stopRequested;
   private Workload workload;
@@ -159,7 +158,6 @@ public final class Runner {
     }
     ready = new CountDownLatch(settings.initialThreads() + groupThreads);
     mainThreads.addAll(startWorkers(settings.initialThreads(), planned, pacer, settings.measurementInterval()));
-    mainThreadCount = settings.initialThreads();
     for (ThreadGroup group : groups) {
       // Paced groups are measured from the intended start: a slow database must not slow their schedule.
       Pacer groupPacer = new Pacer(group.rates().get(0) / group.threads(), true);
@@ -356,10 +354,9 @@ public final class Runner {
         if (sweepGroup != null) {
           groupPacers.get(sweepGroup.name()).setRate(next.offeredRate() / sweepGroup.threads());
         } else if (settings.ramp().mode() == RampMode.THREADS) {
-          mainThreads.addAll(startWorkers(next.threads() - mainThreadCount, 0, pacer, settings.measurementInterval()));
-          mainThreadCount = next.threads();
+          mainThreads.addAll(startWorkers(next.threads() - mainThreads.size(), 0, pacer, settings.measurementInterval()));
         } else {
-          pacer.setRate(next.offeredRate() / mainThreadCount);
+          pacer.setRate(next.offeredRate() / mainThreads.size());
         }
       }
     }
