@@ -112,7 +112,7 @@ public final class RunSettings {
           + ") exceed recordcount (" + b.recordCount + ").");
     }
     try {
-      b.ramp = RampSettings.fromProperties(properties);
+      b.ramp = RampSettings.fromProperties(properties, b.maxExecutionTime);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }

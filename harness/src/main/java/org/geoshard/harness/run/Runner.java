@@ -130,6 +130,13 @@ public final class Runner {
     record.time("createdTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());
+    if (settings.ramp().note() != null) {
+      if (settings.ramp().mode() == RampMode.NONE) {
+        LOG.warn(settings.ramp().note());
+      } else {
+        LOG.info(settings.ramp().note());
+      }
+    }
     BindingSession session = new BindingSession(binding, properties, record);
     if (settings.phase() == Phase.LOAD) {
       try {
@@ -221,9 +228,15 @@ public final class Runner {
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
     RampResult stepResult = steps == null ? null : steps.finish();
     RampResult rampResult = ramping ? stepResult : null;
+    Plateau plateau = plateau(timeline, rampResult, rampSettings.warmup().toSeconds());
+    if (plateau == null && rampResult == null && !timeline.points().isEmpty()) {
+      LOG.warn("The run lasted {} s, no longer than {} ({} s): summary.json has no plateau statistics; run longer"
+          + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, rampSettings.warmup().toSeconds(),
+          RampSettings.STATS_WARMUP);
+    }
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         operations * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed,
+        rampResult, plateau, preparationFailed,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
     long[] samplerCost = sampler.cost();
