@@ -27,6 +27,10 @@ public final class PropertySources {
     Properties properties = new Properties();
     List<String> problems = new ArrayList<>();
     for (Path file : files) {
+      if (Files.isDirectory(file)) {
+        problems.add("-P " + file + ": is a directory; give a workload properties file (for example workloads/workloada).");
+        continue;
+      }
       if (!Files.isRegularFile(file)) {
         problems.add("-P " + file + ": no such file.");
         continue;

@@ -123,7 +123,7 @@ public final class Runner {
     }
 
     RunFolder folder = RunFolder.create(settings.resultsDir(), defaultRoot, Instant.now(),
-        settings.phase().commandName(), binding.name(), settings.label());
+        settings.phase().commandName(), binding.name(), settings.folderLabel());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
     record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed());
@@ -131,11 +131,7 @@ public final class Runner {
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());
     if (settings.ramp().note() != null) {
-      if (settings.ramp().mode() == RampMode.NONE) {
-        LOG.warn(settings.ramp().note());
-      } else {
-        LOG.info(settings.ramp().note());
-      }
+      LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
     BindingSession session = new BindingSession(binding, properties, record);
     if (settings.phase() == Phase.LOAD) {
