@@ -143,8 +143,10 @@ class PostgisLastLocationTest {
     assertThat(run.errors()).isZero();
     long appended = run.perOperation().get("HISTORY_INSERT").count();
     long stale = run.perOperation().get("LKL_STALE").count();
-    assertThat(appended).isGreaterThan(2000);
-    assertThat(stale).isBetween((long) (appended * 0.15), (long) (appended * 0.25));
+    assertThat(appended).isGreaterThan(1000);
+    // 20% late: within 5 points or five binomial standard deviations, however many events a busy machine made.
+    double margin = Math.max(0.05 * appended, 5 * Math.sqrt(appended * 0.2 * 0.8));
+    assertThat((double) stale).isBetween(appended * 0.2 - margin, appended * 0.2 + margin);
     assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
 
     try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);

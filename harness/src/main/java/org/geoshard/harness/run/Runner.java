@@ -24,6 +24,7 @@ import org.geoshard.harness.measure.IntervalSampler;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
 import org.geoshard.harness.output.HlogWriters;
+import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.output.StatusReporter;
@@ -192,7 +193,9 @@ public final class Runner {
     long startMs = sampler.start();
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     if (!settings.statusInterval().isZero()) {
-      sampler.addListener(new StatusReporter(settings.statusInterval(), startMs));
+      Progress progress = steps != null ? Progress.ofSteps(steps::progress)
+          : Progress.of(planned, settings.maxExecutionTime());
+      sampler.addListener(new StatusReporter(settings.statusInterval(), startMs, progress));
     }
     record.time("startTime", Instant.ofEpochMilli(startMs));
     long startNanos = System.nanoTime();
