@@ -127,7 +127,8 @@ public final class Runner {
         settings.phase().commandName(), binding.name(), settings.folderLabel());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
-    record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed());
+    record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed())
+        .put("warmupSeconds", settings.ramp().warmup().toSeconds());  // derived when not set: merge needs it
     record.time("createdTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());

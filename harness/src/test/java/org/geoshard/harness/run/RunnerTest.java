@@ -83,6 +83,7 @@ class RunnerTest {
     JsonNode record = JSON.readTree(folder.resolve("run.json").toFile());
     assertThat(record.get("status").asText()).isEqualTo("finished");
     assertThat(record.get("stopReason").asText()).isEqualTo("completed");
+    assertThat(record.get("warmupSeconds").asLong()).isEqualTo(5);
     assertThat(record.at("/properties/mongodb.url").asText()).isEqualTo("mongodb://bench:****@db1:27017/ycsb");
     assertThat(Files.readString(folder.resolve("run.json"))).doesNotContain("hunter2");
     assertThat(record.at("/versions/ycsbCore").asText()).isEqualTo("0.17.0");
