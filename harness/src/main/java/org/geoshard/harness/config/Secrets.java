@@ -1,5 +1,7 @@
 package org.geoshard.harness.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -39,25 +41,12 @@ public final class Secrets {
       return null;
     }
     StringBuilder out = new StringBuilder(text.length());
-    int wordStart = 0;
-    while (wordStart < text.length()) {
-      int wordEnd = wordStart;
-      while (wordEnd < text.length() && !Character.isWhitespace(text.charAt(wordEnd))) {
-        wordEnd++;
-      }
-      int password = passwordStart(text, wordStart, wordEnd);
-      if (password >= 0) {
-        out.append(text, wordStart, password).append(MASK).append(text, lastAt(text, wordStart, wordEnd), wordEnd);
-      } else {
-        out.append(text, wordStart, wordEnd);
-      }
-      int next = wordEnd;
-      while (next < text.length() && Character.isWhitespace(text.charAt(next))) {
-        next++;
-      }
-      out.append(text, wordEnd, next);
-      wordStart = next;
+    int copied = 0;
+    for (Span password : urlPasswords(text)) {
+      out.append(text, copied, password.start()).append(MASK);
+      copied = password.end();
     }
+    out.append(text, copied, text.length());
     return QUERY_PASSWORD.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
   }
 
@@ -69,6 +58,17 @@ public final class Secrets {
     if (text == null) {
       return false;
     }
+    return urlPasswords(text).stream().map(p -> text.substring(p.start(), p.end()))
+        .anyMatch(secret -> secret.indexOf('@') >= 0 && secret.indexOf('/') < 0 && secret.indexOf('?') < 0);
+  }
+
+  /** Where a password lies in a text: [start, end). */
+  private record Span(int start, int end) {
+  }
+
+  /** The passwords of the URLs in a text, one at most per whitespace-separated word, in order. */
+  private static List<Span> urlPasswords(String text) {
+    List<Span> found = new ArrayList<>();
     int wordStart = 0;
     while (wordStart < text.length()) {
       int wordEnd = wordStart;
@@ -77,15 +77,11 @@ public final class Secrets {
       }
       int password = passwordStart(text, wordStart, wordEnd);
       if (password >= 0) {
-        int at = lastAt(text, wordStart, wordEnd);
-        String secret = text.substring(password, at);
-        if (secret.indexOf('@') >= 0 && secret.indexOf('/') < 0 && secret.indexOf('?') < 0) {
-          return true;
-        }
+        found.add(new Span(password, lastAt(text, wordStart, wordEnd)));
       }
       wordStart = wordEnd + 1;
     }
-    return false;
+    return found;
   }
 
   /**
