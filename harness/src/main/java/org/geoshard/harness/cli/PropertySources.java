@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PropertySources {
   private static final Logger LOG = LoggerFactory.getLogger(PropertySources.class);
+
   private PropertySources() {
   }
 
