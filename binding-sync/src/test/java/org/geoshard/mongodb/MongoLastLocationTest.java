@@ -111,7 +111,7 @@ class MongoLastLocationTest {
     Properties p = mongo.properties("workload", LastLocationWorkload.class.getName(), "ll.users", "200",
         "ll.cells", "100", "ll.writers", "2", "ll.outoforder", "0.2", "ll.history.batchsize", "7",
         "ll.history.peruser", "2", "ll.insert.rate", "1000", "threadcount", "2", "operationcount", "0",
-        "maxexecutiontime", "2", "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range",
+        "maxexecutiontime", "4", "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range",
         "0.2");
     p.setProperty("results.dir", dir.resolve("load").toString());
     RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
@@ -123,8 +123,9 @@ class MongoLastLocationTest {
     assertThat(run.errors()).isZero();
     long appended = run.perOperation().get("HISTORY_INSERT").count();
     long stale = run.perOperation().get("LKL_STALE").count();
-    // The in-process server is slow; what matters is the semantics over several hundred events.
-    assertThat(appended).isGreaterThan(150);
+    // The in-process server is slow, and slower on a busy machine (144 events in 2 s were seen under a load
+    // average of 20): what matters is the semantics, checked on however many events there were.
+    assertThat(appended).isGreaterThan(50);
     assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
     // 20% late: within 5 points or five binomial standard deviations, however many events a busy machine made.
     double margin = Math.max(0.05 * appended, 5 * Math.sqrt(appended * 0.2 * 0.8));
