@@ -69,7 +69,7 @@ public final class FailureLog {
       }
     }
     // Masking costs a few regular expressions: only for the lines actually written.
-    String masked = Secrets.maskText(reason == null ? "" : reason);
+    String masked = Secrets.maskText(reason == null ? "" : reason.strip().replaceAll("\\s*\\n\\s*", "; "));
     if (count <= first) {
       if (detail != null) {
         log.warn("{} failed: {}", what, masked, detail);
