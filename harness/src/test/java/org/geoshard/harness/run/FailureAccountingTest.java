@@ -15,7 +15,6 @@ import org.geoshard.harness.output.TimeseriesWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.DB;
-import site.ycsb.workloads.CoreWorkload;
 
 /** Failures are counted as errors, never as throughput; batches settle their records; a dead phase gives up. */
 class FailureAccountingTest {
@@ -25,16 +24,7 @@ class FailureAccountingTest {
   Path dir;
 
   private static Properties workload(String... pairs) {
-    Properties p = new Properties();
-    p.setProperty("workload", CoreWorkload.class.getName());
-    p.setProperty("recordcount", "1000");
-    p.setProperty("readproportion", "0.5");
-    p.setProperty("updateproportion", "0.5");
-    p.setProperty("status.interval", "0");
-    for (int i = 0; i < pairs.length; i += 2) {
-      p.setProperty(pairs[i], pairs[i + 1]);
-    }
-    return p;
+    return RunnerTest.workloada(pairs);
   }
 
   private RunResult run(Phase phase, Properties p, Class<? extends DB> db) throws Exception {
