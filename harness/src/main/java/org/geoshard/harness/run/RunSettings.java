@@ -27,6 +27,8 @@ public final class RunSettings {
   public static final String MEASUREMENT_TYPE = "measurementtype";
   public static final String MEASUREMENT_INTERVAL = "measurement.interval";
   public static final String STATUS_INTERVAL = "status.interval";
+  /** Seconds without a successful operation, while operations fail, after which a phase gives up. */
+  public static final String GIVE_UP = "giveup.s";
   public static final String SEED = "seed";
   public static final String RESULTS_DIR = "results.dir";
   public static final String RESULTS_LABEL = "results.label";
@@ -38,6 +40,8 @@ public final class RunSettings {
   public static final int MAX_THREADS = 100_000;
   /** Characters of a label: enough for any name, short enough for a folder name (255 bytes). */
   public static final int MAX_LABEL_LENGTH = 100;
+  /** Long enough for a database restart or a fail-over, short enough not to run for hours into nothing. */
+  public static final Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
 
   private final Phase phase;
   private final String workloadClass;
@@ -48,6 +52,7 @@ public final class RunSettings {
   private final double targetOpsPerSecond;
   private final Duration maxExecutionTime;
   private final Duration statusInterval;
+  private final Duration giveUp;
   private final boolean measured;
   private final MeasurementInterval measurementInterval;
   private final long seed;
@@ -65,6 +70,7 @@ public final class RunSettings {
     this.targetOpsPerSecond = b.targetOpsPerSecond;
     this.maxExecutionTime = Objects.requireNonNull(b.maxExecutionTime, "maxExecutionTime");
     this.statusInterval = Objects.requireNonNull(b.statusInterval, "statusInterval");
+    this.giveUp = Objects.requireNonNull(b.giveUp, "giveUp");
     this.measured = b.measured;
     this.measurementInterval = Objects.requireNonNull(b.measurementInterval, "measurementInterval");
     this.seed = b.seed;
@@ -98,6 +104,7 @@ public final class RunSettings {
     b.targetOpsPerSecond = in.doubleInRange(TARGET, 0, 0, 1e12);
     b.maxExecutionTime = in.seconds(MAX_EXECUTION_TIME, Duration.ZERO, 0);
     b.statusInterval = in.seconds(STATUS_INTERVAL, Duration.ofSeconds(10), 0);
+    b.giveUp = in.seconds(GIVE_UP, DEFAULT_GIVE_UP, 0);
     String type = in.string(MEASUREMENT_TYPE, "hdrhistogram");
     if (!type.equals("hdrhistogram") && !type.equals("none")) {
       in.problem("Property 'measurementtype' must be hdrhistogram or none (geoshard always records"
@@ -198,6 +205,11 @@ public final class RunSettings {
     return statusInterval;
   }
 
+  /** How long a phase goes on with failures and no success ({@code giveup.s}); zero never gives up. */
+  public Duration giveUp() {
+    return giveUp;
+  }
+
   /** False with {@code measurementtype=none}: operations run unmeasured (to gauge the harness). */
   public boolean measured() {
     return measured;
@@ -266,6 +278,7 @@ public final class RunSettings {
     private double targetOpsPerSecond;
     private Duration maxExecutionTime = Duration.ZERO;
     private Duration statusInterval = Duration.ofSeconds(10);
+    private Duration giveUp = DEFAULT_GIVE_UP;
     private boolean measured = true;
     private MeasurementInterval measurementInterval = MeasurementInterval.OP;
     private long seed = DEFAULT_SEED;
@@ -298,6 +311,11 @@ public final class RunSettings {
       return this;
     }
 
+    public Builder giveUp(Duration giveUp) {
+      this.giveUp = giveUp;
+      return this;
+    }
+
     public Builder measured(boolean measured) {
       this.measured = measured;
       return this;
@@ -320,7 +338,7 @@ public final class RunSettings {
       if (operationCount < 0) {
         throw new IllegalArgumentException("operationCount must be >= 0: " + operationCount);
       }
-      if (maxExecutionTime.isNegative() || statusInterval.isNegative()) {
+      if (maxExecutionTime.isNegative() || statusInterval.isNegative() || giveUp.isNegative()) {
         throw new IllegalArgumentException("durations must not be negative");
       }
       return new RunSettings(this);
