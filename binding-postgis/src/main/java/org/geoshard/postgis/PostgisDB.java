@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
+import org.geoshard.geo.cells.CellRanges;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
@@ -48,6 +49,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() { };
 
   private PostgisSettings settings;
+  private CellPartitioning cells;
   private Connection connection;
   private CopyManager copy;
   private final StringBuilder copyBuffer = new StringBuilder(1 << 16);
@@ -60,6 +62,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   public void init() throws DBException {
     try {
       settings = PostgisSettings.fromProperties(getProperties());
+      cells = CellPartitioning.fromProperties(getProperties());
       llSettings = LastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage(), e);
@@ -122,7 +125,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
 
   @Override
   public Status insertRestaurant(Restaurant restaurant) {
-    CopyRows.append(restaurant, copyBuffer);
+    cells.appendRow(restaurant, copyBuffer);
     buffered++;
     return buffered >= settings.batchSize() ? flush() : Status.BATCHED_OK;
   }
@@ -133,8 +136,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
     copyBuffer.setLength(0);
     buffered = 0;
     try {
-      long copied = copy.copyIn("COPY " + settings.table() + " " + CopyRows.COPY_SQL_COLUMNS + " FROM STDIN",
-          new StringReader(rows));
+      long copied = copy.copyIn(cells.copySql(settings.table()), new StringReader(rows));
       if (copied != expected) {
         LOG.warn("COPY into {} wrote {} rows of {}.", settings.table(), copied, expected);
         return Status.ERROR;
@@ -149,7 +151,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   @Override
   public Status near(GeoQuery query, List<GeoHit> hits) {
     hits.clear();
-    NearQuerySql sql = NearQuerySql.of(settings.table(), query);
+    NearQuerySql sql = cells.near(settings.table(), query);
     try {
       PreparedStatement statement = statement(sql.sql());
       bind(statement, sql.parameters());
@@ -319,6 +321,10 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
           return Map.of("tables", tables);
         });
       }
+      checkLayout(table);
+      if (cells.partitioned()) {
+        steps.step("create cell partitions", this::createCellPartitions);
+      }
       // The tables of every workload this binding serves: each is small until a load fills it.
       steps.step("create tables", () -> {
         for (String ddl : Schema.createRestaurants(table)) {
@@ -345,6 +351,26 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
     steps.step("count rows", () -> Map.of("rows", count(table)));
   }
 
+  private void checkLayout(String table) throws DBException {
+    String problem;
+    try {
+      problem = cells.layoutProblem(connection, table);
+    } catch (SQLException e) {
+      throw new DBException("Could not inspect " + table + ": " + e.getMessage(), e);
+    }
+    if (problem != null) {
+      throw new DBException(problem);
+    }
+  }
+
+  private Map<String, Object> createCellPartitions() throws Exception {
+    CellRanges ranges = cells.ranges(getProperties());
+    for (String ddl : CellPartitioning.createTable(settings.table(), ranges)) {
+      execute(ddl);
+    }
+    return cells.describe(ranges);
+  }
+
   private Map<String, Object> indexDetails(String table) throws SQLException {
     execute(Schema.createLocationIndex(table));
     Map<String, Object> details = new LinkedHashMap<>();
@@ -362,6 +388,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       topology.put("serverVersion", string("SHOW server_version"));
       topology.put("postgis", string("SELECT postgis_lib_version()"));
       topology.put("url", settings.maskedUrl());
+      topology.put("partition", cells.partitioned() ? "cells:" + cells.partitions() : "none");
       String table = settings.table();
       if (scalar("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'") > 0) {
         topology.put("table", table);

@@ -1,0 +1,154 @@
+package org.geoshard.postgis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.geoshard.geo.GeoSettings;
+import org.geoshard.geo.GeoWorkload;
+import org.geoshard.geo.cells.CellCounts;
+import org.geoshard.geo.cells.CellGrid;
+import org.geoshard.geo.cells.CellRanges;
+import org.geoshard.geo.cells.CellSettings;
+import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.geo.contract.GeoQuery;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.PropertyReader;
+
+/**
+ * {@code postgis.partition=cells:N}: the restaurants table range-partitioned by {@code cell} (the S2
+ * cell id at {@code geo.cells.level}) into N partitions balanced by restaurant count, as a ranged
+ * cell shard key spreads a collection over N shards; near queries name the cells of their covering
+ * ({@code geo.cells.covering}) so that the planner reads only the partitions that hold them, as mongos
+ * sends a query only to the shards that own them. Immutable.
+ *
+ * @param partitions N, or 0 for an ordinary table
+ * @param covering whether near queries carry the covering predicate
+ */
+record CellPartitioning(int partitions, CellGrid grid, boolean covering) {
+  static final String PARTITION = "postgis.partition";
+  static final String COPY_SQL_COLUMNS = CopyRows.COPY_SQL_COLUMNS.replace(")", ", cell)");
+
+  static final CellPartitioning NONE = new CellPartitioning(0, null, false);
+
+  static CellPartitioning fromProperties(Properties properties) throws ConfigException {
+    PropertyReader in = new PropertyReader(properties);
+    String value = in.string(PARTITION, "none").trim();
+    if (value.equals("none")) {
+      return NONE;
+    }
+    int n = 0;
+    if (value.matches("cells:[0-9]{1,4}")) {
+      n = Integer.parseInt(value.substring("cells:".length()));
+    }
+    if (n < 1) {
+      in.problem("Property '" + PARTITION + "' must be 'none' or 'cells:N' with N from 1 to 9999 partitions, but is '"
+          + value + "'.");
+    }
+    in.throwIfProblems();
+    // geo.cells.* are the geo workload's properties: its catalog reports their problems.
+    CellSettings cells = CellSettings.fromProperties(properties);
+    return new CellPartitioning(n, cells.grid(), cells.covering());
+  }
+
+  boolean partitioned() {
+    return partitions > 0;
+  }
+
+  /** The COPY statement of the restaurants. */
+  String copySql(String table) {
+    return "COPY " + table + " " + (partitioned() ? COPY_SQL_COLUMNS : CopyRows.COPY_SQL_COLUMNS) + " FROM STDIN";
+  }
+
+  /** One COPY row: the restaurant's columns, and its cell where the table is partitioned. */
+  void appendRow(Restaurant r, StringBuilder out) {
+    CopyRows.append(r, out);
+    if (partitioned()) {
+      // CopyRows ends the row; the cell is the last column.
+      out.setLength(out.length() - 1);
+      out.append('\t').append(grid.cellOf(r.longitude(), r.latitude())).append('\n');
+    }
+  }
+
+  /** The near query, with the covering predicate where the table is partitioned and it is wanted. */
+  NearQuerySql near(String table, GeoQuery query) {
+    long[] cells = partitioned() && covering ? grid.covering(query) : null;
+    return NearQuerySql.of(table, query, cells);
+  }
+
+  /**
+   * The ranges of the partitions, computed from the dataset the properties describe (every
+   * restaurant generated once: about a second per million).
+   */
+  CellRanges ranges(Properties properties) throws ConfigException, CityFileException {
+    GeoSettings geo = GeoSettings.fromProperties(properties);
+    CellCounts counts = CellCounts.of(GeoWorkload.datasetOf(geo), grid);
+    try {
+      return CellRanges.balanced(counts, partitions);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /** The partitioned table and its partitions, as idempotent DDL. */
+  static List<String> createTable(String table, CellRanges ranges) {
+    List<String> ddl = new ArrayList<>();
+    ddl.add("CREATE EXTENSION IF NOT EXISTS postgis");
+    // A partitioned table's key must hold the partition column; the cell is a function of the id.
+    ddl.add("CREATE TABLE IF NOT EXISTS " + table + " (\n  id bigint NOT NULL,\n" + Schema.RESTAURANT_COLUMNS
+        + ",\n  cell bigint NOT NULL,\n  PRIMARY KEY (id, cell)) PARTITION BY RANGE (cell)");
+    for (int i = 0; i < ranges.size(); i++) {
+      String from = i == 0 ? "MINVALUE" : Long.toString(ranges.lowerBound(i));
+      String to = i == ranges.size() - 1 ? "MAXVALUE" : Long.toString(ranges.lowerBound(i + 1));
+      ddl.add("CREATE TABLE IF NOT EXISTS " + partition(table, i) + " PARTITION OF " + table
+          + " FOR VALUES FROM (" + from + ") TO (" + to + ")");
+    }
+    return ddl;
+  }
+
+  static String partition(String table, int i) {
+    return table + "_cells_" + i;
+  }
+
+  /** What run.json's preparation records about the partitions. */
+  Map<String, Object> describe(CellRanges ranges) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("partition", "cells:" + partitions);
+    details.put("level", grid.level());
+    details.put("covering", covering);
+    details.put("lowerBounds", ranges.lowerBounds());
+    long[] restaurants = new long[ranges.size()];
+    for (int i = 0; i < restaurants.length; i++) {
+      restaurants[i] = ranges.restaurants(i);
+    }
+    details.put("restaurantsPerPartition", restaurants);
+    return details;
+  }
+
+  /**
+   * Null when the table is missing or laid out as asked; otherwise the sentence that says why the
+   * load cannot go on (CREATE TABLE IF NOT EXISTS would keep the other layout and COPY would fail).
+   */
+  String layoutProblem(java.sql.Connection connection, String table) throws java.sql.SQLException {
+    try (java.sql.PreparedStatement s = connection.prepareStatement(
+        "SELECT c.relkind = 'p', (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid)"
+            + " FROM pg_class c WHERE c.relname = ? AND pg_table_is_visible(c.oid)")) {
+      s.setString(1, table);
+      try (java.sql.ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        boolean isPartitioned = rs.getBoolean(1);
+        long existing = rs.getLong(2);
+        if (isPartitioned == partitioned() && (!partitioned() || existing == partitions)) {
+          return null;
+        }
+        String has = isPartitioned ? "is partitioned by cell into " + existing + " partitions" : "is not partitioned";
+        return "Table " + table + " " + has + ", but " + PARTITION + " asks for "
+            + (partitioned() ? "cells:" + partitions : "none") + ": drop it (postgis.drop=true) or use another postgis.table.";
+      }
+    }
+  }
+}
