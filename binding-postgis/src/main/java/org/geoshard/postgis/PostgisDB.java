@@ -70,6 +70,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
     connection = Connections.open(settings);
     try {
       copy = connection.unwrap(PGConnection.class).getCopyAPI();
+      cells.configure(connection);
       lastLocation = new PostgisLastLocation(connection, copy, this::uncheckedStatement, llSettings.historyBatchSize(),
           llSettings.historySplit());
       if (!postgisInstalled()) {

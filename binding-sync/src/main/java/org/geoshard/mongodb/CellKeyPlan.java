@@ -30,7 +30,7 @@ import site.ycsb.DBException;
  * {@code cell: {$in: [covering]}} ({@code geo.cells.covering}) so that mongos sends it only to the shards
  * that own those cells. Inactive (documents and queries unchanged) for any other key. Immutable.
  */
-final class CellKeyPlan {
+public final class CellKeyPlan {
   static final String FIELD = "cell";
   static final CellKeyPlan INACTIVE = new CellKeyPlan(null, null, false);
 
@@ -45,7 +45,7 @@ final class CellKeyPlan {
   }
 
   /** The plan for a key: active when the key starts with {@code cell}, ranged. */
-  static CellKeyPlan of(ShardKey key, Properties properties) throws ConfigException {
+  public static CellKeyPlan of(ShardKey key, Properties properties) throws ConfigException {
     if (key == null || !key.parts().get(0).field().equals(FIELD)) {
       return INACTIVE;
     }
@@ -68,12 +68,12 @@ final class CellKeyPlan {
     return null;
   }
 
-  boolean active() {
+  public boolean active() {
     return grid != null;
   }
 
   /** The restaurant's document, with its cell when the plan is active. */
-  Document document(Restaurant r) {
+  public Document document(Restaurant r) {
     Document document = RestaurantDocuments.toDocument(r);
     if (active()) {
       document.append(FIELD, grid.cellOf(r.longitude(), r.latitude()));
@@ -82,7 +82,7 @@ final class CellKeyPlan {
   }
 
   /** The near query, with {@code cell: {$in: [...]}} when the plan is active and wants the covering. */
-  NearQuery near(GeoQuery query) {
+  public NearQuery near(GeoQuery query) {
     NearQuery near = NearQuery.of(query);
     long[] cells = active() && covering ? grid.covering(query) : null;
     if (cells == null) {
