@@ -376,7 +376,9 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
     execute(Schema.createLocationIndex(table));
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("index", Schema.locationIndex(table));
-    details.put("indexBytes", scalar("SELECT pg_relation_size('" + Schema.locationIndex(table) + "')"));
+    // Summed over the partition tree: a partitioned index has no storage of its own.
+    details.put("indexBytes", scalar("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('"
+        + Schema.locationIndex(table) + "')"));
     details.put("rows", count(table));
     return details;
   }
@@ -394,7 +396,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       if (scalar("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'") > 0) {
         topology.put("table", table);
         topology.put("rows", count(table));
-        topology.put("tableBytes", scalar("SELECT pg_total_relation_size('" + table + "')"));
+        topology.put("tableBytes", scalar("SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('" + table + "')"));
         topology.put("locationIndex",
             scalar("SELECT count(*) FROM pg_class WHERE relname = '" + Schema.locationIndex(table) + "'") > 0);
       }

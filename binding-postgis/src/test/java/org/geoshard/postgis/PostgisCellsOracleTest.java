@@ -129,6 +129,30 @@ class PostgisCellsOracleTest extends PostgisOracleTest {
       for (int i = 0; i < 3; i++) {
         assertThat(unpruned).contains(CellPartitioning.partition(TABLE, i) + "\"");
       }
+
+      // The binding's sessions run one generic plan per statement: it still reads only the owners.
+      cells.configure(c);
+      StringBuilder prepare = new StringBuilder("PREPARE krakow AS ");
+      int n = 0;
+      for (char ch : sql.sql().toCharArray()) {
+        if (ch == '?') {
+          prepare.append('$').append(++n);
+        } else {
+          prepare.append(ch);
+        }
+      }
+      try (java.sql.Statement s = c.createStatement()) {
+        s.execute(prepare.toString());
+        StringBuilder generic = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, COSTS OFF) EXECUTE krakow("
+            + sql.parameters().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + ")")) {
+          while (rs.next()) {
+            generic.append(rs.getString(1)).append('\n');
+          }
+        }
+        assertThat(generic).as("generic plan %s", generic).contains("Subplans Removed: " + (3 - owners.size()));
+        assertThat(generic.toString()).doesNotContain("Gather");
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import com.google.common.geometry.S2CellId;
 import com.google.common.geometry.S2LatLng;
 import com.google.common.geometry.S2RegionCoverer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import org.geoshard.geo.contract.GeoQuery;
 
 /**
@@ -76,7 +77,7 @@ public final class CellGrid {
     for (int i = 0; i < ids.length; i++) {
       ids[i] = cells.get(i).id();
     }
-    java.util.Arrays.sort(ids);
+    Arrays.sort(ids);
     return ids;
   }
 }
