@@ -147,11 +147,7 @@ public final class CellKeyPlan {
     details.put("covering", covering);
     details.put("shards", shards);
     details.put("lowerBounds", ranges.lowerBounds());
-    long[] restaurants = new long[ranges.size()];
-    for (int i = 0; i < restaurants.length; i++) {
-      restaurants[i] = ranges.restaurants(i);
-    }
-    details.put("restaurantsPerShard", restaurants);
+    details.put("restaurantsPerShard", ranges.restaurantsPerRange());
     details.put("splits", splits);
     details.put("moves", moves);
     details.put("command", facts.version().atLeast(6, 0) ? "moveRange" : "moveChunk");

@@ -92,6 +92,11 @@ public final class CellRanges {
     return restaurants[i];
   }
 
+  /** The restaurants of every range, in range order. */
+  public long[] restaurantsPerRange() {
+    return restaurants.clone();
+  }
+
   /** The largest range's restaurants over the smallest's (1 is perfect balance). */
   public double maxOverMin() {
     long max = Arrays.stream(restaurants).max().orElse(0);

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.IntStream;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cells.CellCounts;
@@ -108,7 +107,7 @@ public final class GeoCellsCommand implements GeoshardCommand {
     hashed.put("p95ShardsPerQuery", n);
     Map<String, Object> cellsPart = targeting.toMap();
     cellsPart.put("maxOverMinRestaurants", ranges.maxOverMin());
-    cellsPart.put("restaurantsPerShard", IntStream.range(0, n).mapToLong(ranges::restaurants).toArray());
+    cellsPart.put("restaurantsPerShard", ranges.restaurantsPerRange());
     cellsPart.put("lowerBounds", ranges.lowerBounds());
     cellsPart.put("cellsWithRestaurants", counts.size());
     long largest = 0;

@@ -30,6 +30,7 @@ class CellRangesTest {
     assertThat(ranges.lowerBounds()).containsExactly(20);
     assertThat(ranges.restaurants(0)).isEqualTo(45);
     assertThat(ranges.restaurants(1)).isEqualTo(55);
+    assertThat(ranges.restaurantsPerRange()).containsExactly(45, 55);
   }
 
   @Test
