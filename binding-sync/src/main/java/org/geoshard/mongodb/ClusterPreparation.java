@@ -4,6 +4,7 @@ import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.CountOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,10 +51,16 @@ final class ClusterPreparation {
     this.database = client.getDatabase(settings.database());
   }
 
-  void prepare(Preparable.Stage stage, Preparable.Steps steps) throws DBException {
+  /**
+   * @param load the records a geo load inserts, checked against what the collection holds (null: not a
+   *     geo load, nothing checked)
+   */
+  void prepare(Preparable.Stage stage, Preparable.Steps steps, LoadRange load) throws DBException {
     if (stage == Preparable.Stage.BEFORE_LOAD) {
       if (settings.drop()) {
         steps.step("drop collection", this::drop);
+      } else if (load != null) {
+        refuseLoadedAlready(load);
       }
       steps.step("create collection", this::create);
       if (settings.shardKey() != null) {
@@ -65,6 +72,27 @@ final class ClusterPreparation {
     } else if (settings.indexWhen() == IndexWhen.AFTER) {
       steps.step("2dsphere index", this::geoIndex);
     }
+  }
+
+  /**
+   * A load into records the collection already holds would fail record by record (duplicate keys)
+   * while nothing is wrong with the server: refuse it before the start, saying what to do.
+   */
+  void refuseLoadedAlready(LoadRange load) throws MongoStartException {
+    if (!exists()) {
+      return;
+    }
+    MongoCollection<Document> collection = database.getCollection(settings.collection());
+    long already = load.split() ? collection.countDocuments(load.filter(), new CountOptions().limit(1_000_000))
+        : collection.estimatedDocumentCount();
+    if (already == 0) {
+      return;
+    }
+    throw new MongoStartException("Collection " + settings.namespace() + " already holds " + already
+        + (already >= 1_000_000 ? " or more" : "") + " documents" + (load.split() ? " of this load's " + load.describe() : "")
+        + ": set " + MongoSettings.DROP + "=true to load it afresh" + (load.split()
+            ? ", or give this client records not loaded yet (insertstart, insertcount)."
+            : ", or load the records not there yet with insertstart and insertcount."));
   }
 
   private boolean exists() {
@@ -196,7 +224,9 @@ final class ClusterPreparation {
     long start = System.nanoTime();
     Map<String, Object> perShard;
     try {
-      collection.createIndex(CollectionChecks.GEO_INDEX_KEY);
+      // A request of its own deadline: a build over millions of documents takes minutes, not mongodb.timeout.ms.
+      collection.withTimeout(settings.indexTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
+          .createIndex(CollectionChecks.GEO_INDEX_KEY);
     } finally {
       perShard = watcher.stop();
     }

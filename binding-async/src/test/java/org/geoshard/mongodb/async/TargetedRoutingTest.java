@@ -28,6 +28,7 @@ import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.Document;
+import org.geoshard.mongodb.Op;
 import org.geoshard.mongodb.InProcessMongo;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
@@ -60,6 +61,7 @@ class TargetedRoutingTest {
   private static final long LOW = -3074457345618258602L;
   private static final long HIGH = 3074457345618258602L;
   private static final String NS = "ycsb.usertable";
+  private static final org.bson.types.ObjectId CLUSTER = new org.bson.types.ObjectId("65a000000000000000000001");
   @TempDir
   Path dir;
   private InProcessMongo router;
@@ -80,13 +82,23 @@ class TargetedRoutingTest {
   void start() {
     router = new InProcessMongo();
     for (String shard : List.of("shard01", "shard02", "shard03")) {
-      shards.put(shard, new InProcessMongo());
+      shards.put(shard, InProcessMongo.router());
     }
     Fixtures f = Fixtures.load("config-8.0");
     MongoClient client = client(router);
     client.getDatabase("config").getCollection("collections", BsonDocument.class).insertMany(f.collections());
     client.getDatabase("config").getCollection("chunks", BsonDocument.class).insertMany(f.chunks());
     client.getDatabase("config").getCollection("shards", BsonDocument.class).insertMany(f.shards());
+    // Every router reads the one cluster's config.version.
+    for (InProcessMongo server : allServers()) {
+      client(server).getDatabase("config").getCollection("version").insertOne(new Document("_id", 1).append("clusterId", CLUSTER));
+    }
+  }
+
+  private List<InProcessMongo> allServers() {
+    List<InProcessMongo> all = new ArrayList<>(shards.values());
+    all.add(router);
+    return all;
   }
 
   @AfterEach
