@@ -335,6 +335,10 @@ public final class MongoSettings {
       } else if (b.shardKey == null || !b.shardKey.hashed()) {
         problems.add("Property '" + NUM_INITIAL_CHUNKS + "' applies only to a hashed shard key, but '" + SHARD_KEY + "' is "
             + (b.shardKey == null ? "not set" : "'" + b.shardKey + "'") + ".");
+      } else if (!b.shardKey.hashedPrefix()) {
+        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' cannot be used with '" + SHARD_KEY + "' = '" + b.shardKey
+            + "': its first field is ranged, and servers before 7.2 reject numInitialChunks for such a key (it needs "
+            + "zones and presplitHashedZones); without it the collection starts as one chunk on the primary shard.");
       }
     }
     if (b.shardKey != null && spec != null && spec.shards() == 0) {
