@@ -142,8 +142,10 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
           .prepare(stage, steps);
     } else {
-      cluster.prepare(stage, steps, GeoWorkload.class.getName().equals(p.getProperty("workload"))
-          ? LoadRange.of(p) : null);
+      // A load of the geo workload (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
+      boolean geoLoad = Boolean.FALSE.equals(settings.doTransactions())
+          && GeoWorkload.class.getName().equals(p.getProperty("workload"));
+      cluster.prepare(stage, steps, geoLoad ? LoadRange.of(p) : null);
     }
   }
 

@@ -95,7 +95,7 @@ public final class MongoOperations implements GeoContract {
   public List<String> flush() {
     List<String> failed = new ArrayList<>();
     geoBuffer.drain(batch -> {
-      if (writeBatch(settings.collection(), batch, false, -1) != Status.OK) {
+      if (writeBatch(Op.GEO_INSERT, settings.collection(), batch, false, -1) != Status.OK) {
         failed.add(batch.size() + " restaurants");
       }
     });
@@ -104,7 +104,7 @@ public final class MongoOperations implements GeoContract {
     }
     for (Map.Entry<String, InsertBuffer> e : ycsbBuffers.entrySet()) {
       e.getValue().drain(batch -> {
-        if (writeBatch(e.getKey(), batch, settings.upsert(), -1) != Status.OK) {
+        if (writeBatch(Op.INSERT, e.getKey(), batch, settings.upsert(), -1) != Status.OK) {
           failed.add(batch.size() + " records of " + e.getKey());
         }
       });
@@ -117,9 +117,8 @@ public final class MongoOperations implements GeoContract {
    * to the listener, and the status returned is that of the record whose call filled the batch
    * ({@code flusher}, its index; -1 at the final flush: OK when all were written).
    */
-  private Status writeBatch(String collection, List<Document> batch, boolean upsert, int flusher) {
-    RequestPath.Written written = path.writeMany(collection.equals(settings.collection()) ? Op.GEO_INSERT : Op.INSERT,
-        collection, batch, upsert);
+  private Status writeBatch(Op op, String collection, List<Document> batch, boolean upsert, int flusher) {
+    RequestPath.Written written = path.writeMany(op, collection, batch, upsert);
     return outcomes.settle(INSERT, written, flusher);
   }
 
@@ -137,7 +136,7 @@ public final class MongoOperations implements GeoContract {
       failures.failed("restaurant " + restaurant.id(), e);
       return Status.ERROR;
     }
-    return batch == null ? Status.BATCHED_OK : writeBatch(settings.collection(), batch, false, batch.size() - 1);
+    return batch == null ? Status.BATCHED_OK : writeBatch(Op.GEO_INSERT, settings.collection(), batch, false, batch.size() - 1);
   }
 
   @Override
@@ -232,7 +231,7 @@ public final class MongoOperations implements GeoContract {
       });
     }
     List<Document> batch = ycsbBuffers.computeIfAbsent(table, t -> new InsertBuffer(settings.ycsbBatchSize())).add(document);
-    return batch == null ? Status.BATCHED_OK : writeBatch(table, batch, settings.upsert(), batch.size() - 1);
+    return batch == null ? Status.BATCHED_OK : writeBatch(Op.INSERT, table, batch, settings.upsert(), batch.size() - 1);
   }
 
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {

@@ -174,7 +174,7 @@ final class Router {
           opened.add(ep);
           shards.put(e.getKey(), ep);
         }
-        checkReachable(settings, control, shards);
+        checkRouters(settings, control, shards);
       }
       ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
       LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
@@ -194,7 +194,7 @@ final class Router {
    * Then every router must belong to the cluster of {@code mongodb.url} (the same {@code clusterId} in
    * {@code config.version}), or requests would be spread over two clusters.
    */
-  private static void checkReachable(AsyncSettings settings, SharedClients.Lease control, Map<String, Endpoint> shards)
+  private static void checkRouters(AsyncSettings settings, SharedClients.Lease control, Map<String, Endpoint> shards)
       throws DBException {
     long timeoutMs = settings.mongo().timeout(TimeUnit.MILLISECONDS);
     List<Endpoint> list = new ArrayList<>(shards.values());
