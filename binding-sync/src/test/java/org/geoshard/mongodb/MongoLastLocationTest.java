@@ -120,7 +120,7 @@ class MongoLastLocationTest {
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(load.hasFailures()).isFalse();
     p.setProperty("results.dir", dir.resolve("run").toString());
-    p.setProperty("maxexecutiontime", "6");
+    p.setProperty("maxexecutiontime", "12");  // several hundred events even on a busy machine
     RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(run.errors()).isZero();
