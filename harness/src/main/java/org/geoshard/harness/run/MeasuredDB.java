@@ -48,6 +48,8 @@ final class MeasuredDB extends DB implements HarnessDB {
   /** The meter of the operation in progress (or null with {@link #inFlightClassify}); written before inFlightSince. */
   private volatile OperationMeter inFlightMeter;
   private volatile Function<Status, Outcome> inFlightClassify;
+  /** Measured calls in progress on the owner thread (nested ones included). Owner thread only. */
+  private int depth;
 
   MeasuredDB(DB binding, Meters meters, int threadId, boolean measured, MeasurementInterval interval,
       ErrorReporter errors) {
@@ -231,15 +233,17 @@ final class MeasuredDB extends DB implements HarnessDB {
   /** Marks an operation as in progress; its start. */
   private long begin(OperationMeter meter, Function<Status, Outcome> classify) {
     long start = startNanos();
-    inFlightMeter = meter;
-    inFlightClassify = classify;
-    inFlightSince.set(start == 0 ? 1 : start);
+    if (depth++ == 0) {  // a call measured inside another is part of it: only the outermost is tracked
+      inFlightMeter = meter;
+      inFlightClassify = classify;
+      inFlightSince.set(start == 0 ? 1 : start);
+    }
     return start;
   }
 
   /** True when the owner may record the operation (false: the runner already counted it as abandoned). */
   private boolean end(long start) {
-    return inFlightSince.compareAndSet(start == 0 ? 1 : start, 0);
+    return --depth > 0 || inFlightSince.compareAndSet(start == 0 ? 1 : start, 0);
   }
 
   private void finish(OperationMeter meter, long startNanos, Status status) {
