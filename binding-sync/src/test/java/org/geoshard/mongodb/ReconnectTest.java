@@ -23,7 +23,7 @@ class ReconnectTest {
     InProcessMongo first = new InProcessMongo();
     int port = first.port();
     MongoGeoBinding db = new MongoGeoBinding();
-    db.setProperties(first.properties("mongodb.timeout.ms", "1500"));
+    db.setProperties(first.properties("mongodb.timeout.ms", "3000"));
     db.init();
     try {
       assertThat(db.insert("usertable", "user1", fields("a"))).isEqualTo(Status.OK);

@@ -16,6 +16,8 @@ import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
+import org.geoshard.harness.ramp.StepRecord;
+import org.geoshard.harness.ramp.Verdict;
 import org.geoshard.harness.run.StopReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,7 +55,6 @@ class StallTest {
     Properties p = new Properties();
     p.setProperty("mongodb.url", proxy.url("ycsb"));
     p.setProperty("mongodb.serverSelectionTimeout", "2");
-    p.setProperty("mongodb.timeout.ms", "1000");
     p.setProperty("workload", CoreWorkload.class.getName());
     p.setProperty("recordcount", "100");
     p.setProperty("readproportion", "1");
@@ -71,6 +72,7 @@ class StallTest {
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
 
     Properties run = properties("run");
+    run.setProperty("mongodb.timeout.ms", "2000");  // the load had the default; a busy machine still connects in 2 s
     run.setProperty("operationcount", "0");
     run.setProperty("maxexecutiontime", "4");
     timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
@@ -93,5 +95,35 @@ class StallTest {
     assertThat(summary.at("/errors").asLong()).isEqualTo(errors);
     List<String> lines = Files.readAllLines(result.folder().resolve("timeseries.csv"));
     assertThat(String.join("\n", lines)).contains("READ");
+  }
+
+  @Test
+  void aRampStopsOnTheRequestsAStalledServerNeverAnswered() throws Exception {
+    Properties load = properties("load");
+    assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, load, "stall"), load,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
+
+    Properties run = properties("ramp");
+    run.setProperty("mongodb.timeout.ms", "2000");
+    run.setProperty("ramp.mode", "threads");
+    run.setProperty("ramp.start", "2");
+    run.setProperty("ramp.step", "2");
+    run.setProperty("ramp.interval", "3");
+    run.setProperty("stats.warmup", "0");
+    run.setProperty("ramp.maxthreads", "8");
+    run.setProperty("sla.latency.ms", "1000");
+    run.setProperty("sla.timeout.ms", "1500");
+    run.setProperty("sla.maxerrors", "1000000");
+    run.setProperty("maxexecutiontime", "30");
+    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
+    RunResult result = new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    // The stalled reads end at their 2 s deadline, longer than sla.timeout.ms: the step they end in ends the search.
+    assertThat(result.stopReason()).isEqualTo(StopReason.TIMEOUT);
+    StepRecord last = result.ramp().steps().get(result.ramp().steps().size() - 1);
+    assertThat(last.verdict()).isEqualTo(Verdict.TIMEOUT);
+    assertThat(last.errors()).as("the stalled reads, as errors").isPositive();
+    assertThat(last.timeouts()).isPositive();
+    assertThat(result.ramp().steps().get(0).threads()).isEqualTo(2);
   }
 }

@@ -39,7 +39,7 @@ class TimeoutContainerTest {
       Properties p = new Properties();
       p.setProperty("mongodb.url", url);
       p.setProperty("mongodb.serverSelectionTimeout", "30");
-      p.setProperty("mongodb.timeout.ms", "1000");
+      p.setProperty("mongodb.timeout.ms", "2000");
       MongoGeoBinding db = new MongoGeoBinding();
       db.setProperties(p);
       db.init();
