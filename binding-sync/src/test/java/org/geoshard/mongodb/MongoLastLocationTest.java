@@ -114,17 +114,20 @@ class MongoLastLocationTest {
         "maxexecutiontime", "2", "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range",
         "0.2");
     p.setProperty("results.dir", dir.resolve("load").toString());
+    // The load inserts every user's first events, however long a busy machine takes; only the run is timed.
+    p.remove("maxexecutiontime");
     RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(load.hasFailures()).isFalse();
     p.setProperty("results.dir", dir.resolve("run").toString());
+    p.setProperty("maxexecutiontime", "12");  // several hundred events even on a busy machine
     RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(run.errors()).isZero();
     long appended = run.perOperation().get("HISTORY_INSERT").count();
     long stale = run.perOperation().get("LKL_STALE").count();
     // The in-process server is slow; what matters is the semantics over several hundred events.
-    assertThat(appended).isGreaterThan(300);
+    assertThat(appended).isGreaterThan(200);
     assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
     assertThat(stale).isBetween((long) (appended * 0.14), (long) (appended * 0.26));
 
