@@ -4,6 +4,7 @@ import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.CountOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,15 +21,16 @@ import site.ycsb.DBException;
  * it once.
  *
  * <ul>
- *   <li>Before the load: drop (if {@code mongodb.drop}), create the collection, shard it on
- *       {@code mongodb.shardkey} (with {@code enableSharding} before MongoDB 6.0, where it is still
- *       needed), and the 2dsphere index when {@code mongodb.index.when=before}.</li>
+ *   <li>Before the load: drop (if {@code mongodb.drop}; else a load over records the collection holds
+ *       already is refused), create the collection, shard it on {@code mongodb.shardkey} (after
+ *       {@code enableSharding}, always sent: it is idempotent, and whether it may be skipped depends on
+ *       the FCV), and the 2dsphere index when {@code mongodb.index.when=before}.</li>
  *   <li>After the load: the 2dsphere index when {@code mongodb.index.when=after} (the study's choice),
  *       timed overall and on each shard ({@link IndexBuildWatcher}).</li>
  * </ul>
  *
  * <p><b>Presplitting.</b> A hashed key on an empty collection is presplit by the server itself: before
- * MongoDB 7.2 into {@code numInitialChunks} chunks (default 2 per shard) spread over the shards; from
+ * FCV 7.2 into {@code numInitialChunks} chunks (default 2 per shard) spread over the shards; from
  * 7.2 (so in 8.0) into one chunk per shard, and {@code numInitialChunks} is deprecated and ignored
  * (SERVER-74747, SERVER-76405), so the binding does not send it there. Since 6.0.3 the balancer moves
  * data by size, not chunk count, so more initial chunks buy nothing on new servers. A ranged key starts
@@ -50,10 +52,16 @@ final class ClusterPreparation {
     this.database = client.getDatabase(settings.database());
   }
 
-  void prepare(Preparable.Stage stage, Preparable.Steps steps) throws DBException {
+  /**
+   * @param load the records a geo load inserts, checked against what the collection holds (null: not a
+   *     geo load, nothing checked)
+   */
+  void prepare(Preparable.Stage stage, Preparable.Steps steps, LoadRange load) throws DBException {
     if (stage == Preparable.Stage.BEFORE_LOAD) {
       if (settings.drop()) {
         steps.step("drop collection", this::drop);
+      } else if (load != null) {
+        refuseLoadedAlready(load);
       }
       steps.step("create collection", this::create);
       if (settings.shardKey() != null) {
@@ -65,6 +73,27 @@ final class ClusterPreparation {
     } else if (settings.indexWhen() == IndexWhen.AFTER) {
       steps.step("2dsphere index", this::geoIndex);
     }
+  }
+
+  /**
+   * A load into records the collection already holds would fail record by record (duplicate keys)
+   * while nothing is wrong with the server: refuse it before the start, saying what to do.
+   */
+  void refuseLoadedAlready(LoadRange load) throws MongoStartException {
+    if (!exists()) {
+      return;
+    }
+    MongoCollection<Document> collection = database.getCollection(settings.collection());
+    long already = load.split() ? collection.countDocuments(load.filter(), new CountOptions().limit(1_000_000))
+        : collection.estimatedDocumentCount();
+    if (already == 0) {
+      return;
+    }
+    throw new MongoStartException("Collection " + settings.namespace() + " already holds " + already
+        + (already >= 1_000_000 ? " or more" : "") + " documents" + (load.split() ? " of this load's " + load.describe() : "")
+        + ": set " + MongoSettings.DROP + "=true to load it afresh" + (load.split()
+            ? ", or give this client records not loaded yet (insertstart, insertcount)."
+            : ", or load the records not there yet with insertstart and insertcount."));
   }
 
   private boolean exists() {
@@ -130,18 +159,15 @@ final class ClusterPreparation {
       return details;
     }
     MongoDatabase admin = client.getDatabase("admin");
-    if (!facts.version().atLeast(6, 0)) {
-      try {
-        admin.runCommand(new Document("enableSharding", settings.database()));
-      } catch (MongoCommandException e) {
-        if (e.getErrorCode() != ALREADY_INITIALIZED) {
-          throw e;
-        }
+    // Always: it is idempotent, and whether shardCollection may skip it depends on the FCV, not the binary.
+    try {
+      admin.runCommand(new Document("enableSharding", settings.database()));
+    } catch (MongoCommandException e) {
+      if (e.getErrorCode() != ALREADY_INITIALIZED) {
+        throw e;
       }
-      details.put("enableSharding", "ran");
-    } else {
-      details.put("enableSharding", "not needed on 6.0+ (shardCollection creates the database's sharding state)");
     }
+    details.put("enableSharding", "ran");
     MongoCollection<Document> collection = database.getCollection(collectionName);
     boolean empty = collection.estimatedDocumentCount() == 0;
     if (!empty) {
@@ -162,15 +188,20 @@ final class ClusterPreparation {
   /** Says how the collection is presplit, adding {@code numInitialChunks} to the command where the server honours it. */
   String presplit(ShardKey key, boolean empty, Document command) {
     Integer wanted = settings.numInitialChunks();
-    boolean honoured = !facts.version().atLeast(7, 2);
+    ServerVersion fcv = facts.featureVersion();
+    boolean honoured = !fcv.atLeast(7, 2);
     if (!key.hashed()) {
       return "none: a ranged key starts as one chunk on the primary shard, and the balancer moves ranges as data grows";
+    }
+    if (!key.hashedPrefix()) {
+      return "none: a compound key whose first field is ranged starts as one chunk on the primary shard (presplitting "
+          + "it needs zones and presplitHashedZones, which the binding does not set)";
     }
     if (!empty) {
       return "none: the collection already holds documents, so the server makes one chunk on the primary shard";
     }
     if (!honoured) {
-      return "one chunk per shard, by the server (MongoDB 7.2+ ignores numInitialChunks"
+      return "one chunk per shard, by the server (FCV " + fcv.major() + "." + fcv.minor() + ": 7.2+ ignores numInitialChunks"
           + (wanted == null ? ")" : ", so " + MongoSettings.NUM_INITIAL_CHUNKS + "=" + wanted + " was not sent)");
     }
     if (wanted != null) {
@@ -196,7 +227,9 @@ final class ClusterPreparation {
     long start = System.nanoTime();
     Map<String, Object> perShard;
     try {
-      collection.createIndex(CollectionChecks.GEO_INDEX_KEY);
+      // A request of its own deadline: a build over millions of documents takes minutes, not mongodb.timeout.ms.
+      collection.withTimeout(settings.indexTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
+          .createIndex(CollectionChecks.GEO_INDEX_KEY);
     } finally {
       perShard = watcher.stop();
     }

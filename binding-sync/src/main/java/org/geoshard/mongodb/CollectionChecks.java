@@ -60,11 +60,15 @@ public final class CollectionChecks {
         + MongoSettings.SHARD_KEY + ".";
   }
 
-  /** The collection's entry in {@code config.collections} (key, uuid, ...), or null when it is not sharded. */
+  /**
+   * The collection's entry in {@code config.collections} (key, uuid, ...), or null when it is not
+   * sharded: no entry, a dropped one (before 5.0), or an 8.0 "unsplittable" tracked collection (after
+   * moveCollection or unshardCollection), which lives whole on one shard.
+   */
   static Document shardingOf(MongoClient client, String namespace) {
     Document entry = client.getDatabase("config").getCollection("collections")
         .find(new Document("_id", namespace)).first();
-    return entry == null || entry.getBoolean("dropped", false) ? null : entry;
+    return CatalogRules.sharded(entry) ? entry : null;
   }
 
   static boolean hasGeoIndex(List<Document> indexes) {

@@ -42,10 +42,13 @@ public final class Failures {
           + "', and clusterManager/clusterMonitor to prepare and describe a sharded cluster).";
     }
     if (find(e, MongoTimeoutException.class) != null) {
-      long seconds = settings.serverSelectionTimeout(TimeUnit.SECONDS);
-      return "No MongoDB server answered at " + where + " within " + seconds + " s" + tried(cluster)
-          + "; check " + MongoSettings.URL + " and that the server runs (" + MongoSettings.SERVER_SELECTION_TIMEOUT
-          + " sets how long to wait).";
+      // The request's deadline bounds the server selection too: say which of the two ended the wait.
+      boolean deadline = settings.timeout(TimeUnit.MILLISECONDS) < settings.serverSelectionTimeout(TimeUnit.MILLISECONDS);
+      String within = deadline ? settings.timeout(TimeUnit.MILLISECONDS) + " ms"
+          : settings.serverSelectionTimeout(TimeUnit.SECONDS) + " s";
+      return "No MongoDB server answered at " + where + " within " + within + tried(cluster)
+          + "; check " + MongoSettings.URL + " and that the server runs ("
+          + (deadline ? MongoSettings.TIMEOUT_MS : MongoSettings.SERVER_SELECTION_TIMEOUT) + " sets how long to wait).";
     }
     return "MongoDB at " + where + " failed: " + Secrets.maskText(brief(e));
   }

@@ -46,7 +46,7 @@ final class LastLocationPreparation {
       steps.step("drop last-location collections", () -> {
         List<String> dropped = new ArrayList<>();
         for (String name : database.listCollectionNames()) {
-          if (name.equals(settings.lkl()) || name.equals(settings.history()) || name.startsWith(settings.history() + "_")) {
+          if (name.equals(settings.lkl()) || name.equals(settings.history()) || isSplitOfHistory(name)) {
             database.getCollection(name).drop();
             dropped.add(name);
           }
@@ -75,6 +75,20 @@ final class LastLocationPreparation {
       }
       return details;
     });
+  }
+
+  /**
+   * True for a collection this workload's time split names ({@code <history>_2026_02} by month,
+   * {@code <history>_2026_02_03} by day): only those are dropped, never another collection that merely
+   * starts with the same name.
+   */
+  boolean isSplitOfHistory(String name) {
+    String dates = switch (settings.split()) {
+      case NONE -> null;
+      case MONTH -> "\\d{4}_\\d{2}";
+      case DAY -> "\\d{4}_\\d{2}_\\d{2}";
+    };
+    return dates != null && name.matches(java.util.regex.Pattern.quote(settings.history()) + "_" + dates);
   }
 
   /** The History collections of the load's events and the first splits of the run's clock. */

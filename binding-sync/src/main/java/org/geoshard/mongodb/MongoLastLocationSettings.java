@@ -33,6 +33,12 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     String lklKeyText = in.raw(LKL_SHARD_KEY);
     ShardKey historyKey = historyKeyText == null ? null : ShardKey.parse(HISTORY_SHARD_KEY, historyKeyText, problems);
     ShardKey lklKey = lklKeyText == null ? null : ShardKey.parse(LKL_SHARD_KEY, lklKeyText, problems);
+    if (lklKey != null && !lklKey.parts().get(0).field().equals("_id")) {
+      // The conditional upsert ({_id: user, T: {$lt: t}}, upsert) finds a stale event's document only by _id.
+      problems.add("Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "', but the Last-Known-Location upsert is only "
+          + "correct when the key is _id:hashed or starts with _id (with another key a stale event inserts a second "
+          + "document for its user from MongoDB 7.0, and the upsert fails before 7.0).");
+    }
     for (String name : List.of(history, lkl)) {
       if (!name.matches("[A-Za-z_][A-Za-z0-9_.-]{0,100}")) {
         problems.add("Collection name '" + name + "' (" + HISTORY + ", " + LKL + ") must be letters, digits, '_', '.' or '-'.");

@@ -29,6 +29,8 @@ public final class MongoSettings {
   public static final String WRITE_CONCERN = "mongodb.writeConcern";
   public static final String READ_PREFERENCE = "mongodb.readPreference";
   public static final String SERVER_SELECTION_TIMEOUT = "mongodb.serverSelectionTimeout";
+  public static final String TIMEOUT_MS = "mongodb.timeout.ms";
+  public static final String INDEX_TIMEOUT_MS = "mongodb.index.timeout.ms";
   public static final String MAX_CONNECTIONS = "mongodb.maxconnections";
   public static final String UPSERT = "mongodb.upsert";
   public static final String BATCH_SIZE = "batchsize";
@@ -48,6 +50,10 @@ public final class MongoSettings {
   /** YCSB's operations insert one record at a time unless {@code batchsize} says otherwise (YCSB's default). */
   public static final int DEFAULT_YCSB_BATCH_SIZE = 1;
   public static final long DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS = 5;
+  /** Every request's deadline (the driver's client-side operation timeout) unless said otherwise. */
+  public static final long DEFAULT_TIMEOUT_MS = 30_000;
+  /** The 2dsphere index build's deadline: a build over millions of documents takes minutes, not seconds. */
+  public static final long DEFAULT_INDEX_TIMEOUT_MS = 7_200_000;
   public static final long DEFAULT_INDEX_POLL_MS = 250;
   public static final int MAX_BATCH_SIZE = 100_000;
 
@@ -98,6 +104,8 @@ public final class MongoSettings {
   private final WriteConcern writeConcern;
   private final ReadPreference readPreference;
   private final long serverSelectionTimeoutMs;
+  private final long timeoutMs;
+  private final long indexTimeoutMs;
   private final Integer maxConnections;
   private final int geoBatchSize;
   private final int ycsbBatchSize;
@@ -120,7 +128,11 @@ public final class MongoSettings {
     private String collection = DEFAULT_COLLECTION;
     private WriteConcern writeConcern;
     private ReadPreference readPreference;
-    private long serverSelectionTimeoutMs = TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
+    /** Null: the URL's serverSelectionTimeoutMS, else the default. */
+    private Long serverSelectionTimeoutMs;
+    /** Null: the URL's timeoutMS, else the default. */
+    private Long timeoutMs;
+    private long indexTimeoutMs = DEFAULT_INDEX_TIMEOUT_MS;
     private Integer maxConnections;
     private Integer batchSize;
     private boolean upsert;
@@ -159,9 +171,28 @@ public final class MongoSettings {
       return this;
     }
 
-    /** How long to wait for a server before failing; default 5 s, at least 1 s. */
+    /**
+     * How long to wait for a server before failing; at least 1 s. Unset (the default): the URL's
+     * {@code serverSelectionTimeoutMS}, else 5 s.
+     */
     public Builder serverSelectionTimeout(long timeout, TimeUnit unit) {
       this.serverSelectionTimeoutMs = unit.toMillis(timeout);
+      return this;
+    }
+
+    /**
+     * Every request's deadline (the driver's client-side operation timeout: server selection,
+     * connection, the wait for the answer and the cursor's batches); at least 1 ms. Unset (the default):
+     * the URL's {@code timeoutMS}, else 30 s.
+     */
+    public Builder timeout(long timeout, TimeUnit unit) {
+      this.timeoutMs = unit.toMillis(timeout);
+      return this;
+    }
+
+    /** The deadline of the 2dsphere index build (a request of its own); default 2 hours, at least 1 ms. */
+    public Builder indexTimeout(long timeout, TimeUnit unit) {
+      this.indexTimeoutMs = unit.toMillis(timeout);
       return this;
     }
 
@@ -268,9 +299,29 @@ public final class MongoSettings {
       problems.add("Property '" + READ_PREFERENCE + "' (" + b.readPreference.getName() + ") disagrees with the readPreference of '"
           + URL + "' (" + cs.getReadPreference().getName() + "); set it in one place.");
     }
-    if (b.serverSelectionTimeoutMs < 1000) {
+    if (b.serverSelectionTimeoutMs != null && b.serverSelectionTimeoutMs < 1000) {
       problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' must be at least 1 second, but is "
           + b.serverSelectionTimeoutMs + " ms.");
+    }
+    Integer urlSelection = cs == null ? null : cs.getServerSelectionTimeout();
+    if (urlSelection != null && b.serverSelectionTimeoutMs != null && urlSelection.longValue() != b.serverSelectionTimeoutMs) {
+      problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' (" + b.serverSelectionTimeoutMs
+          + " ms) disagrees with serverSelectionTimeoutMS=" + urlSelection + " in '" + URL + "'; set it in one place.");
+    }
+    if (b.timeoutMs != null && b.timeoutMs < 1) {
+      problems.add("Property '" + TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.timeoutMs + ".");
+    }
+    Long urlTimeout = cs == null ? null : cs.getTimeout();
+    if (urlTimeout != null && urlTimeout == 0) {
+      problems.add("'" + URL + "' sets timeoutMS=0 (no deadline), but every request needs one: remove it and set "
+          + TIMEOUT_MS + ".");
+    }
+    if (urlTimeout != null && b.timeoutMs != null && !urlTimeout.equals(b.timeoutMs)) {
+      problems.add("Property '" + TIMEOUT_MS + "' (" + b.timeoutMs + ") disagrees with timeoutMS=" + urlTimeout + " in '"
+          + URL + "'; set it in one place.");
+    }
+    if (b.indexTimeoutMs < 1) {
+      problems.add("Property '" + INDEX_TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.indexTimeoutMs + ".");
     }
     if (b.maxConnections != null && b.maxConnections < 1) {
       problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
@@ -284,6 +335,10 @@ public final class MongoSettings {
       } else if (b.shardKey == null || !b.shardKey.hashed()) {
         problems.add("Property '" + NUM_INITIAL_CHUNKS + "' applies only to a hashed shard key, but '" + SHARD_KEY + "' is "
             + (b.shardKey == null ? "not set" : "'" + b.shardKey + "'") + ".");
+      } else if (!b.shardKey.hashedPrefix()) {
+        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' cannot be used with '" + SHARD_KEY + "' = '" + b.shardKey
+            + "': its first field is ranged, and servers before 7.2 reject numInitialChunks for such a key (it needs "
+            + "zones and presplitHashedZones); without it the collection starts as one chunk on the primary shard.");
       }
     }
     if (b.shardKey != null && spec != null && spec.shards() == 0) {
@@ -306,7 +361,12 @@ public final class MongoSettings {
     this.collection = b.collection;
     this.writeConcern = b.writeConcern;
     this.readPreference = b.readPreference;
-    this.serverSelectionTimeoutMs = b.serverSelectionTimeoutMs;
+    // What the URL says wins over the defaults (a value given both ways must agree, checked above).
+    this.serverSelectionTimeoutMs = urlSelection != null ? urlSelection
+        : b.serverSelectionTimeoutMs != null ? b.serverSelectionTimeoutMs
+        : TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
+    this.timeoutMs = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
+    this.indexTimeoutMs = b.indexTimeoutMs;
     this.maxConnections = b.maxConnections;
     this.geoBatchSize = b.batchSize == null ? DEFAULT_GEO_BATCH_SIZE : b.batchSize;
     this.ycsbBatchSize = b.batchSize == null ? DEFAULT_YCSB_BATCH_SIZE : b.batchSize;
@@ -337,12 +397,18 @@ public final class MongoSettings {
     Builder b = builder()
         .url(in.string(URL, DEFAULT_URL))
         .collection(in.string(COLLECTION, DEFAULT_COLLECTION))
-        .serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
-            TimeUnit.SECONDS)
+        .indexTimeout(in.longAtLeast(INDEX_TIMEOUT_MS, DEFAULT_INDEX_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS)
         .upsert(in.bool(UPSERT, false))
         .drop(in.bool(DROP, false))
         .indexWhen(in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class))
         .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS);
+    if (in.isSet(SERVER_SELECTION_TIMEOUT)) {
+      b.serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
+          TimeUnit.SECONDS);
+    }
+    if (in.isSet(TIMEOUT_MS)) {
+      b.timeout(in.longAtLeast(TIMEOUT_MS, DEFAULT_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS);
+    }
     if (in.isSet(MAX_CONNECTIONS)) {
       b.maxConnections(in.intInRange(MAX_CONNECTIONS, 100, 1, 100_000));
     }
@@ -462,6 +528,16 @@ public final class MongoSettings {
     return unit.convert(serverSelectionTimeoutMs, TimeUnit.MILLISECONDS);
   }
 
+  /** Every request's deadline: {@code mongodb.timeout.ms} or the URL's {@code timeoutMS}. */
+  public long timeout(TimeUnit unit) {
+    return unit.convert(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** The 2dsphere index build's deadline ({@code mongodb.index.timeout.ms}). */
+  public long indexTimeout(TimeUnit unit) {
+    return unit.convert(indexTimeoutMs, TimeUnit.MILLISECONDS);
+  }
+
   public Integer maxConnections() {
     return maxConnections;
   }
@@ -514,7 +590,7 @@ public final class MongoSettings {
    * preference and batch sizes apply per collection and do not need a client of their own.
    */
   public String clientKey() {
-    return url + "|sst=" + serverSelectionTimeoutMs + "|max=" + maxConnections + "|listeners="
+    return url + "|sst=" + serverSelectionTimeoutMs + "|timeout=" + timeoutMs + "|max=" + maxConnections + "|listeners="
         + commandListeners.stream().map(l -> l.getClass().getName() + "@" + System.identityHashCode(l)).toList();
   }
 
@@ -523,7 +599,7 @@ public final class MongoSettings {
     return "MongoSettings{url=" + maskedUrl() + ", database=" + database + ", collection=" + collection
         + ", writeConcern=" + (writeConcern == null ? "from URL" : describe(writeConcern))
         + ", readPreference=" + (readPreference == null ? "from URL" : readPreference.getName())
-        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", maxConnections=" + maxConnections
+        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", timeoutMs=" + timeoutMs + ", maxConnections=" + maxConnections
         + ", geoBatchSize=" + geoBatchSize + ", ycsbBatchSize=" + ycsbBatchSize + ", upsert=" + upsert
         + ", drop=" + drop + ", shardKey=" + shardKey + ", numInitialChunks=" + numInitialChunks
         + ", indexWhen=" + indexWhen + ", indexPollMs=" + indexPollMs + "}";

@@ -13,8 +13,9 @@ import org.bson.Document;
  *
  * @param replicaSet the replica set's name, or null
  * @param hosts the replica set's members as {@code hello} lists them (empty otherwise)
+ * @param fcv the featureCompatibilityVersion, or null when it cannot be read
  */
-public record ServerFacts(ServerVersion version, Kind kind, String replicaSet, List<String> hosts) {
+public record ServerFacts(ServerVersion version, Kind kind, String replicaSet, List<String> hosts, ServerVersion fcv) {
   /** The kinds of deployment the binding tells apart. */
   public enum Kind {
     STANDALONE("standalone"), REPLICA_SET("replica set"), SHARDED("sharded");
@@ -59,15 +60,36 @@ public record ServerFacts(ServerVersion version, Kind kind, String replicaSet, L
       kind = Kind.STANDALONE;
     }
     List<String> hosts = hello.getList("hosts", String.class, List.of());
-    return new ServerFacts(version, kind, setName, hosts);
+    return new ServerFacts(version, kind, setName, hosts, featureCompatibility(admin));
+  }
+
+  /**
+   * The FCV from {@code admin.system.version} (the way that also works through a mongos, where
+   * {@code getParameter} answers with the binary's version or fails), or null when unreadable.
+   */
+  private static ServerVersion featureCompatibility(MongoDatabase admin) {
+    try {
+      Document fcv = admin.getCollection("system.version").find(new Document("_id", "featureCompatibilityVersion")).first();
+      String version = fcv == null ? null : fcv.getString("version");
+      return version == null ? null : ServerVersion.parse(version);
+    } catch (RuntimeException e) {
+      return null;  // no privilege, or a test double: the binary's version decides
+    }
+  }
+
+  /** What decides version-gated behaviour: the FCV when known, else the binary's version. */
+  public ServerVersion featureVersion() {
+    return fcv != null ? fcv : version;
   }
 
   public boolean sharded() {
     return kind == Kind.SHARDED;
   }
 
-  /** "8.0.4 sharded", "7.0.12 replica set rs0". */
+  /** "8.0.4 sharded", "7.0.12 replica set rs0", "8.0.4 (FCV 7.0) sharded". */
   public String describe() {
-    return version + " " + kind.label() + (replicaSet == null ? "" : " " + replicaSet);
+    String compat = fcv == null || (fcv.major() == version.major() && fcv.minor() == version.minor()) ? ""
+        : " (FCV " + fcv.major() + "." + fcv.minor() + ")";
+    return version + compat + " " + kind.label() + (replicaSet == null ? "" : " " + replicaSet);
   }
 }

@@ -87,6 +87,11 @@ public final class ShardKey {
     return parts.stream().anyMatch(Part::hashed);
   }
 
+  /** True when the first field is the hashed one ({@code Name:hashed}, {@code _id:hashed,City:1}). */
+  public boolean hashedPrefix() {
+    return parts.get(0).hashed();
+  }
+
   /** The key document of {@code shardCollection}: {@code {Name: "hashed"}}, {@code {City: 1, _id: 1}}. */
   public Document toDocument() {
     Document key = new Document();

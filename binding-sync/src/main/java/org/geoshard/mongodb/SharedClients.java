@@ -142,18 +142,7 @@ public final class SharedClients {
     String url = settings.throwaway() == null ? settings.url() : ThrowawayClusters.url(settings.throwaway(), settings.database());
     ConnectionString cs = new ConnectionString(url);
     CommandCounters counters = COUNTERS.computeIfAbsent(key, k -> new CommandCounters());
-    MongoClientSettings.Builder builder = MongoClientSettings.builder()
-        .applyConnectionString(cs)
-        .applyToClusterSettings(b -> b.serverSelectionTimeout(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS),
-            TimeUnit.MILLISECONDS))
-        .addCommandListener(counters);
-    if (cs.getApplicationName() == null) {
-      builder.applicationName("geoshard");  // tells the benchmark's connections apart in currentOp and server logs
-    }
-    if (settings.maxConnections() != null) {
-      builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.maxConnections()));
-    }
-    settings.commandListeners().forEach(builder::addCommandListener);
+    MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
     try {
       ServerFacts facts = ServerFacts.read(client);

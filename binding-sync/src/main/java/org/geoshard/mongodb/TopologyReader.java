@@ -107,9 +107,13 @@ final class TopologyReader {
     return out;
   }
 
-  /** Chunks per shard from {@code config.chunks} (by the collection's uuid since 5.0, by ns before). */
+  /**
+   * Chunks per shard from {@code config.chunks}: by the collection's uuid once its catalog entry has a
+   * {@code timestamp} (5.0 with FCV 5.0 and later), by ns before (a 4.4 cluster, or FCV 4.4, has a uuid
+   * but names chunks by ns): the rule the routing table follows.
+   */
   static Map<String, Long> chunksPerShard(MongoClient client, Document sharding) {
-    Document match = sharding.get("uuid") != null ? new Document("uuid", sharding.get("uuid"))
+    Document match = CatalogRules.chunksByUuid(sharding) ? new Document("uuid", sharding.get("uuid"))
         : new Document("ns", sharding.get("_id"));
     Map<String, Long> out = new TreeMap<>();
     for (Document group : client.getDatabase("config").getCollection("chunks").aggregate(List.of(

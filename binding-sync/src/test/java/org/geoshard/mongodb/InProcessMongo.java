@@ -31,13 +31,43 @@ public final class InProcessMongo implements AutoCloseable {
     }
   }
 
+  /**
+   * A backend that answers {@code hello}/{@code isMaster} as a mongos does ({@code msg: "isdbgrid"}):
+   * the stand-in for a shard's router in the routing tests, which never run sharding commands on it.
+   */
+  static final class RouterBackend extends MemoryBackend {
+    @Override
+    public de.bwaldvogel.mongo.bson.Document handleCommand(io.netty.channel.Channel channel, String database, String command,
+        de.bwaldvogel.mongo.bson.Document query) {
+      de.bwaldvogel.mongo.bson.Document answer = super.handleCommand(channel, database, command, query);
+      if (command.equalsIgnoreCase("ismaster") || command.equals("hello")) {
+        answer.put("msg", "isdbgrid");
+      }
+      return answer;
+    }
+  }
+
   private final MongoServer server;
   private final String url;
 
   public InProcessMongo() {
-    server = new MongoServer(new MemoryBackend().version(WireVersion8.MONGO_4_2));
-    server.bind("127.0.0.1", 0);
+    this(0, false);
+  }
+
+  /**
+   * @param port 0 for any free port; a given one to start a server again where a stopped one listened
+   * @param asRouter answer {@code hello} as a mongos (see {@link RouterBackend})
+   */
+  public InProcessMongo(int port, boolean asRouter) {
+    MemoryBackend backend = asRouter ? new RouterBackend() : new MemoryBackend();
+    server = new MongoServer(backend.version(WireVersion8.MONGO_4_2));
+    server.bind("127.0.0.1", port);
     url = "mongodb://127.0.0.1:" + server.getLocalAddress().getPort();
+  }
+
+  /** A shard's router stand-in on any free port (see {@link RouterBackend}). */
+  public static InProcessMongo router() {
+    return new InProcessMongo(0, true);
   }
 
   public int port() {

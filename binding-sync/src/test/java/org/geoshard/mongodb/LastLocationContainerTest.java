@@ -21,7 +21,7 @@ import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mongodb.MongoDBContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -38,13 +38,38 @@ class LastLocationContainerTest {
   @TempDir
   Path dir;
 
+  static List<String> images() {
+    return MongoImages.images("mongo:7.0", "mongo:8.0");
+  }
+
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"mongo:7.0", "mongo:8.0"})
+  @MethodSource("images")
   void theStreamKeepsEveryUsersNewestLocation(String image) throws Exception {
     try (MongoDBContainer container = new MongoDBContainer(DockerImageName.parse(image))) {
       container.start();
-      String url = container.getConnectionString() + "/ycsb";
+      check(image, container.getConnectionString() + "/ycsb", new Properties());
+    }
+  }
+
+  /**
+   * On a sharded cluster, with the History and LastKnownLocation collections sharded (LKL on
+   * {@code _id:hashed}, the key the conditional upsert needs): still one document per user, its newest.
+   */
+  @ParameterizedTest(name = "{0}, 2 shards")
+  @MethodSource("images")
+  void theStreamKeepsEveryUsersNewestLocationOnAShardedCluster(String image) throws Exception {
+    try (ThrowawayCluster cluster = ThrowawayCluster.start(2, image, false)) {
+      Properties sharding = new Properties();
+      sharding.setProperty("mongodb.ll.lkl.shardkey", "_id:hashed");
+      sharding.setProperty("mongodb.ll.history.shardkey", "UserId:1,Timestamp:1");
+      check(image + "-sharded", cluster.url("ycsb"), sharding);
+    }
+  }
+
+  private void check(String image, String url, Properties extra) throws Exception {
+    {
       Properties p = new Properties();
+      p.putAll(extra);
       p.setProperty("mongodb.url", url);
       p.setProperty("mongodb.serverSelectionTimeout", "30");
       p.setProperty("mongodb.drop", "true");

@@ -228,4 +228,44 @@ class MongoSettingsTest {
     assertThat(java.util.ServiceLoader.load(org.geoshard.harness.config.PropertyCatalog.class).stream()
         .map(p -> p.type().getName())).contains(MongoProperties.class.getName());
   }
+
+  @Test
+  void everyRequestHasADeadlineAndTheUrlsTimeoutsWinOverTheDefaults() throws Exception {
+    MongoSettings defaults = MongoSettings.fromProperties(new Properties());
+    assertThat(defaults.timeout(TimeUnit.MILLISECONDS)).isEqualTo(30_000);
+    assertThat(defaults.serverSelectionTimeout(TimeUnit.MILLISECONDS)).isEqualTo(5_000);
+    assertThat(MongoSettings.fromProperties(props("mongodb.timeout.ms", "2500")).timeout(TimeUnit.MILLISECONDS))
+        .isEqualTo(2500);
+    MongoSettings fromUrl = MongoSettings.fromProperties(props("mongodb.url",
+        "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000&timeoutMS=9000"));
+    assertThat(fromUrl.serverSelectionTimeout(TimeUnit.MILLISECONDS)).as("the URL's, not the 5 s default").isEqualTo(45_000);
+    assertThat(fromUrl.timeout(TimeUnit.MILLISECONDS)).isEqualTo(9_000);
+    assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000",
+        "mongodb.serverSelectionTimeout", "5")).containsExactly(
+        "Property 'mongodb.serverSelectionTimeout' (5000 ms) disagrees with serverSelectionTimeoutMS=45000 in "
+            + "'mongodb.url'; set it in one place.");
+    assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?timeoutMS=0")).containsExactly(
+        "'mongodb.url' sets timeoutMS=0 (no deadline), but every request needs one: remove it and set mongodb.timeout.ms.");
+    assertThat(problems("mongodb.timeout.ms", "0")).hasSize(1);
+  }
+
+  @Test
+  void numInitialChunksIsRefusedForAKeyWhoseFirstFieldIsRanged() {
+    assertThat(problems("mongodb.shardkey", "City:1,_id:hashed", "mongodb.numInitialChunks", "8")).containsExactly(
+        "Property 'mongodb.numInitialChunks' cannot be used with 'mongodb.shardkey' = 'City:1,_id:hashed': its first "
+            + "field is ranged, and servers before 7.2 reject numInitialChunks for such a key (it needs zones and "
+            + "presplitHashedZones); without it the collection starts as one chunk on the primary shard.");
+  }
+
+  @Test
+  void theLastKnownLocationKeyMustStartWithId() throws Exception {
+    Properties p = props("mongodb.ll.lkl.shardkey", "CellId:hashed");
+    assertThatThrownBy(() -> MongoLastLocationSettings.fromProperties(p)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Property 'mongodb.ll.lkl.shardkey' is 'CellId:hashed', but the Last-Known-Location upsert "
+            + "is only correct when the key is _id:hashed or starts with _id");
+    assertThat(MongoLastLocationSettings.fromProperties(props("mongodb.ll.lkl.shardkey", "_id:hashed")).lklKey())
+        .hasToString("_id:hashed");
+    assertThat(MongoLastLocationSettings.fromProperties(props("mongodb.ll.lkl.shardkey", "_id:1,CellId:1")).lklKey())
+        .hasToString("_id:1,CellId:1");
+  }
 }

@@ -15,7 +15,7 @@ import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.harness.api.Preparable.Stage;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mongodb.MongoDBContainer;
 import site.ycsb.Status;
@@ -93,8 +93,12 @@ class StandaloneNearContainerTest {
     return checked;
   }
 
+  static List<String> images() {
+    return MongoImages.images("mongo:7.0", "mongo:8.0");
+  }
+
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"mongo:7.0", "mongo:8.0"})
+  @MethodSource("images")
   void nearQueriesMatchTheOracle(String image) throws Exception {
     try (MongoDBContainer mongo = new MongoDBContainer(image)) {
       mongo.start();

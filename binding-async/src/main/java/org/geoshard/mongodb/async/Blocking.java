@@ -1,6 +1,7 @@
 package org.geoshard.mongodb.async;
 
 import com.mongodb.MongoInterruptedException;
+import com.mongodb.MongoOperationTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -16,63 +17,57 @@ import org.reactivestreams.Subscription;
  * thread as it arrives, so nothing is copied or buffered beyond what the caller keeps. One subscriber
  * per request; not reusable.
  *
- * <p>The driver's own timeouts (server selection, socket) end a request that hangs; an interrupt of
- * the waiting thread cancels the subscription and throws {@link MongoInterruptedException}.
+ * <p>The driver's deadline ({@code mongodb.timeout.ms}, its client-side operation timeout) ends a
+ * request that hangs. The wait has a deadline of its own a little after it, so that a request never
+ * hangs even if a publisher never signals: it is then cancelled and fails with
+ * {@link MongoOperationTimeoutException}. An interrupt of the waiting thread cancels the subscription
+ * and throws {@link MongoInterruptedException}.
  */
 final class Blocking<T> implements Subscriber<T> {
+  /** How long after the driver's deadline the wait gives up by itself. */
+  static final long MARGIN_MS = 2_000;
+
   private final Thread waiter;
   private final Consumer<? super T> sink;
+  private final long timeoutMs;
   private volatile boolean done;
   private Throwable error;
   private Subscription subscription;
 
-  private Blocking(Consumer<? super T> sink) {
+  private Blocking(Consumer<? super T> sink, long timeoutMs) {
     this.waiter = Thread.currentThread();
     this.sink = sink;
+    this.timeoutMs = timeoutMs;
   }
 
   /** The first item, or null when the publisher completes empty (e.g. {@code find(...).first()}). */
-  static <T> T first(Publisher<T> publisher) {
+  static <T> T first(Publisher<T> publisher, long timeoutMs) {
     Object[] holder = new Object[1];
     Blocking<T> b = new Blocking<>(item -> {
       if (holder[0] == null) {
         holder[0] = item;
       }
-    });
+    }, timeoutMs);
     publisher.subscribe(b);
-    b.await();
+    b.await(System.nanoTime());
     @SuppressWarnings("unchecked")
     T first = (T) holder[0];
     return first;
   }
 
   /** Every item, in order, into {@code sink} (called on the driver's thread, one item at a time). */
-  static <T> void each(Publisher<T> publisher, Consumer<? super T> sink) {
-    Blocking<T> b = new Blocking<>(sink);
+  static <T> void each(Publisher<T> publisher, Consumer<? super T> sink, long timeoutMs) {
+    Blocking<T> b = new Blocking<>(sink, timeoutMs);
     publisher.subscribe(b);
-    b.await();
-  }
-
-  /**
-   * Subscribes to every publisher at once (their requests run concurrently, e.g. one insertMany per
-   * shard), then waits for all. The first failure is thrown after all have finished.
-   */
-  static void all(List<? extends Publisher<?>> publishers) {
-    for (Object outcome : settle(publishers)) {
-      if (outcome instanceof RuntimeException e) {
-        throw e;
-      }
-      if (outcome instanceof Throwable t) {
-        throw new IllegalStateException(t);
-      }
-    }
+    b.await(System.nanoTime());
   }
 
   /**
    * Subscribes to every publisher at once, waits for all, and gives per publisher its first item (null
    * when none) or the {@link Throwable} it failed with.
    */
-  static List<Object> settle(List<? extends Publisher<?>> publishers) {
+  static List<Object> settle(List<? extends Publisher<?>> publishers, long timeoutMs) {
+    long start = System.nanoTime();
     List<Blocking<Object>> subscribers = new ArrayList<>(publishers.size());
     Object[] firsts = new Object[publishers.size()];
     for (int i = 0; i < publishers.size(); i++) {
@@ -81,7 +76,7 @@ final class Blocking<T> implements Subscriber<T> {
         if (firsts[index] == null) {
           firsts[index] = item;
         }
-      });
+      }, timeoutMs);
       subscribers.add(b);
       @SuppressWarnings("unchecked")
       Publisher<Object> any = (Publisher<Object>) publishers.get(i);
@@ -90,13 +85,20 @@ final class Blocking<T> implements Subscriber<T> {
     List<Object> outcomes = new ArrayList<>(publishers.size());
     for (int i = 0; i < subscribers.size(); i++) {
       try {
-        subscribers.get(i).await();
+        subscribers.get(i).await(start);
         outcomes.add(firsts[i]);
       } catch (RuntimeException | Error e) {
         outcomes.add(e);
       }
     }
     return outcomes;
+  }
+
+  private void cancel() {
+    Subscription s = subscription;
+    if (s != null) {
+      s.cancel();
+    }
   }
 
   @Override
@@ -138,15 +140,19 @@ final class Blocking<T> implements Subscriber<T> {
     LockSupport.unpark(waiter);
   }
 
-  /** Parks until the publisher is done; rethrows its error. */
-  void await() {
+  /** Parks until the publisher is done (rethrowing its error), or until the deadline from {@code startNanos}. */
+  void await(long startNanos) {
+    long deadline = startNanos + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMs + MARGIN_MS);
     while (!done) {
-      LockSupport.park(this);
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        cancel();
+        throw new MongoOperationTimeoutException("MongoDB did not answer within " + timeoutMs
+            + " ms (mongodb.timeout.ms) and the driver did not end the request; it was cancelled.");
+      }
+      LockSupport.parkNanos(this, left);
       if (Thread.interrupted() && !done) {
-        Subscription s = subscription;
-        if (s != null) {
-          s.cancel();
-        }
+        cancel();
         Thread.currentThread().interrupt();
         throw new MongoInterruptedException("Interrupted while waiting for MongoDB", null);
       }

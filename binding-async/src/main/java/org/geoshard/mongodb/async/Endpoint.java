@@ -9,9 +9,9 @@ import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.bson.Document;
 import org.geoshard.harness.config.Secrets;
+import org.geoshard.mongodb.ClientOptions;
 import org.geoshard.mongodb.MongoSettings;
 
 /**
@@ -45,22 +45,13 @@ final class Endpoint {
   static Endpoint open(String name, String url, MongoSettings settings, boolean pinned, EndpointCounters counters) {
     ConnectionString cs = new ConnectionString(url);
     boolean loadBalanced = Boolean.TRUE.equals(cs.isLoadBalanced());
-    MongoClientSettings.Builder builder = MongoClientSettings.builder()
-        .applyConnectionString(cs)
+    MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings)
         .applyToClusterSettings(b -> {
-          b.serverSelectionTimeout(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS);
           if (pinned && !loadBalanced) {
             b.mode(ClusterConnectionMode.SINGLE);
           }
         })
         .addCommandListener(counters.commands);
-    if (cs.getApplicationName() == null) {
-      builder.applicationName("geoshard");
-    }
-    if (settings.maxConnections() != null) {
-      builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.maxConnections()));
-    }
-    settings.commandListeners().forEach(builder::addCommandListener);
     MongoClient client = MongoClients.create(builder.build());
     MongoDatabase database = client.getDatabase(settings.database());
     if (settings.writeConcern() != null) {

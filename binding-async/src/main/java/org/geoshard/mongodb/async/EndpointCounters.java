@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.geoshard.mongodb.CommandCounters;
+import org.geoshard.mongodb.Op;
 
 /**
  * What one endpoint (the default router or a shard's router) was sent, kept JVM-wide so that the

@@ -14,13 +14,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.Document;
 import org.geoshard.harness.config.Secrets;
 import org.geoshard.mongodb.Failures;
+import org.geoshard.mongodb.MongoSettings;
 import org.geoshard.mongodb.MongoStartException;
 import org.geoshard.mongodb.SharedClients;
 import org.geoshard.mongodb.routing.ConfigDocuments;
@@ -84,7 +84,6 @@ final class Router {
   private final Map<String, Endpoint> shardEndpoints;
   private final ConfigSource source;
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
-  private final Map<String, String> checks = new HashMap<>();
   private final ScheduledExecutorService poller;
   private int references;
 
@@ -175,7 +174,7 @@ final class Router {
           opened.add(ep);
           shards.put(e.getKey(), ep);
         }
-        checkReachable(settings, shards);
+        checkRouters(settings, control, shards);
       }
       ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
       LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
@@ -189,38 +188,64 @@ final class Router {
   }
 
   /**
-   * Pings every shard router at once (one sentence for those that did not answer), then asks each
-   * whether it is a mongos ({@code isMaster}, which every server and test double knows): a warning
-   * only, since a pinned client works with any server.
+   * Asks every shard router at once what it is ({@code isMaster}, which every server version answers):
+   * each must answer, and be a mongos ({@code msg: "isdbgrid"}): a write sent straight to a shard's
+   * mongod is rejected from 8.0 and, before, becomes an orphan that reads through a mongos never see.
+   * Then every router must belong to the cluster of {@code mongodb.url} (the same {@code clusterId} in
+   * {@code config.version}), or requests would be spread over two clusters.
    */
-  private static void checkReachable(AsyncSettings settings, Map<String, Endpoint> shards) throws DBException {
+  private static void checkRouters(AsyncSettings settings, SharedClients.Lease control, Map<String, Endpoint> shards)
+      throws DBException {
+    long timeoutMs = settings.mongo().timeout(TimeUnit.MILLISECONDS);
     List<Endpoint> list = new ArrayList<>(shards.values());
-    List<org.reactivestreams.Publisher<Document>> pings = new ArrayList<>();
-    for (Endpoint e : list) {
-      pings.add(e.client.getDatabase("admin").runCommand(new Document("ping", 1)));
-    }
-    List<Object> answers = Blocking.settle(pings);
-    List<String> problems = new ArrayList<>();
     List<org.reactivestreams.Publisher<Document>> hellos = new ArrayList<>();
+    List<org.reactivestreams.Publisher<Document>> versions = new ArrayList<>();
+    for (Endpoint e : list) {
+      hellos.add(e.client.getDatabase("admin").runCommand(new Document("isMaster", 1)));
+      versions.add(e.client.getDatabase("config").getCollection("version").find().first());
+    }
+    List<Object> answers = Blocking.settle(hellos, timeoutMs);
+    List<String> problems = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       Endpoint e = list.get(i);
+      String which = "the router of shard '" + e.name + "' (" + AsyncSettings.TARGETED_MONGOS_PREFIX + e.name + " = "
+          + e.maskedUrl + ")";
       if (answers.get(i) instanceof Throwable t) {
-        problems.add("the router of shard '" + e.name + "' (" + AsyncSettings.TARGETED_MONGOS_PREFIX + e.name + " = "
-            + e.maskedUrl + ") failed within " + settings.mongo().serverSelectionTimeout(TimeUnit.SECONDS)
+        problems.add(which + " failed within " + settings.mongo().serverSelectionTimeout(TimeUnit.SECONDS)
             + " s: " + Secrets.maskText(Failures.brief(t)));
+      } else if (!(answers.get(i) instanceof Document hello) || !"isdbgrid".equals(hello.getString("msg"))) {
+        problems.add(which + " is not a mongos but a " + (answers.get(i) instanceof Document hello
+            && hello.getString("setName") != null ? "replica set member" : "mongod") + " (writes sent to a shard directly "
+            + "are rejected from MongoDB 8.0 and, before, become orphans that reads through a mongos never see)");
       }
-      hellos.add(e.client.getDatabase("admin").runCommand(new Document("isMaster", 1)));
     }
     if (!problems.isEmpty()) {
       throw new MongoStartException("Targeted routing cannot start: " + String.join("; ", problems)
-          + ". Check the URLs and that each mongos runs.");
+          + ". Give each shard the URL of a mongos next to it.");
     }
-    List<Object> kinds = Blocking.settle(hellos);
+    Object expected;
+    try {
+      Document version = control.client().getDatabase("config").getCollection("version").find().first();
+      expected = version == null ? null : version.get("clusterId");
+    } catch (MongoException e) {
+      expected = null;
+    }
+    List<Object> ids = Blocking.settle(versions, timeoutMs);
+    if (expected == null) {
+      LOG.warn("Cannot read the cluster id of {} (config.version); not checking that the routers belong to it.",
+          Secrets.maskText(control.entry().effectiveUrl));
+      return;
+    }
     for (int i = 0; i < list.size(); i++) {
-      if (kinds.get(i) instanceof Document hello && !"isdbgrid".equals(hello.getString("msg"))) {
-        LOG.warn("{} for shard '{}' is not a mongos: requests sent there are served by that server alone.",
-            list.get(i).maskedUrl, list.get(i).name);
+      Object id = ids.get(i) instanceof Document d ? d.get("clusterId") : null;
+      if (!expected.equals(id)) {
+        problems.add("the router of shard '" + list.get(i).name + "' (" + list.get(i).maskedUrl + ") belongs to "
+            + (id == null ? "a cluster whose id it does not tell" : "cluster " + id) + ", not to cluster " + expected
+            + " of " + MongoSettings.URL);
       }
+    }
+    if (!problems.isEmpty()) {
+      throw new MongoStartException("Targeted routing cannot start: " + String.join("; ", problems) + ".");
     }
   }
 
@@ -238,18 +263,6 @@ final class Router {
       }
     }
     return t;
-  }
-
-  /** The router for a lookup by one field's value (YCSB's {@code _id}). */
-  Endpoint byField(Table t, String field, BsonValue value) {
-    if (!settings.targeted()) {
-      return defaultEndpoint;
-    }
-    RoutingTable table = t.current;
-    if (table == null || !table.sharded()) {
-      return unsharded(table);
-    }
-    return owner(table, table.pattern().ofField(field, value));
   }
 
   /** The router for writing a document (its full shard key; missing fields count as null). */
@@ -401,19 +414,6 @@ final class Router {
   }
 
   // ---- checks and description ----
-
-  /** A check made once per router (e.g. the geo collection's index): "" when fine, else the problem. */
-  String checkOnce(String what, Supplier<String> check) {
-    synchronized (checks) {
-      String known = checks.get(what);
-      if (known == null) {
-        String problem = check.get();
-        known = problem == null ? "" : problem;
-        checks.put(what, known);
-      }
-      return known;
-    }
-  }
 
   Map<String, Object> describe() {
     Map<String, Object> out = new LinkedHashMap<>();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bson.BsonDocument;
+import org.geoshard.mongodb.CatalogRules;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 
@@ -23,14 +24,12 @@ public final class ConfigDocuments {
 
   /** Chunks name their collection by uuid when the collection document has a timestamp (5.0+), else by ns. */
   public static boolean chunksByUuid(BsonDocument collection) {
-    return collection != null && collection.containsKey("timestamp") && collection.containsKey("uuid");
+    return CatalogRules.chunksByUuid(collection);
   }
 
-  /** True when the document describes a sharded collection that exists (pre-5.0 catalogs keep dropped ones). */
+  /** True when the document describes a sharded collection (not dropped, not 8.0's unsplittable). */
   public static boolean sharded(BsonDocument collection) {
-    return collection != null && collection.containsKey("key")
-        && !(collection.containsKey("dropped") && collection.get("dropped").isBoolean()
-            && collection.getBoolean("dropped").getValue());
+    return CatalogRules.sharded(collection);
   }
 
   /** What identifies the collection: uuid, epoch, creation timestamp. */

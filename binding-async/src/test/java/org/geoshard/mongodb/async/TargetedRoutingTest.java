@@ -28,7 +28,9 @@ import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.Document;
+import org.geoshard.mongodb.Op;
 import org.geoshard.mongodb.InProcessMongo;
+import org.geoshard.mongodb.StallingProxy;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.harness.binding.Binding;
@@ -60,6 +62,7 @@ class TargetedRoutingTest {
   private static final long LOW = -3074457345618258602L;
   private static final long HIGH = 3074457345618258602L;
   private static final String NS = "ycsb.usertable";
+  private static final org.bson.types.ObjectId CLUSTER = new org.bson.types.ObjectId("65a000000000000000000001");
   @TempDir
   Path dir;
   private InProcessMongo router;
@@ -80,13 +83,23 @@ class TargetedRoutingTest {
   void start() {
     router = new InProcessMongo();
     for (String shard : List.of("shard01", "shard02", "shard03")) {
-      shards.put(shard, new InProcessMongo());
+      shards.put(shard, InProcessMongo.router());
     }
     Fixtures f = Fixtures.load("config-8.0");
     MongoClient client = client(router);
     client.getDatabase("config").getCollection("collections", BsonDocument.class).insertMany(f.collections());
     client.getDatabase("config").getCollection("chunks", BsonDocument.class).insertMany(f.chunks());
     client.getDatabase("config").getCollection("shards", BsonDocument.class).insertMany(f.shards());
+    // Every router reads the one cluster's config.version.
+    for (InProcessMongo server : allServers()) {
+      client(server).getDatabase("config").getCollection("version").insertOne(new Document("_id", 1).append("clusterId", CLUSTER));
+    }
+  }
+
+  private List<InProcessMongo> allServers() {
+    List<InProcessMongo> all = new ArrayList<>(shards.values());
+    all.add(router);
+    return all;
   }
 
   @AfterEach
@@ -181,6 +194,97 @@ class TargetedRoutingTest {
     assertThat(data).hasSize(300 * 3 + 100);
     assertThat(data).allMatch(c -> shardPorts.contains(c[2]));
     b.cleanup();
+  }
+
+  @Test
+  void aStalledRouterFailsOnlyTheRequestsRoutedThereEachAtItsDeadline() throws Exception {
+    try (StallingProxy proxy = new StallingProxy(shards.get("shard02").port())) {
+      MongoAsyncBinding b = binding(properties("mongodb.targeted.mongos.shard02", proxy.url("ycsb"), "mongodb.timeout.ms",
+          "2000"));
+      for (int i = 0; i < 30; i++) {
+        assertThat(b.insert("usertable", "user" + i, fields("v" + i))).isEqualTo(Status.OK);
+      }
+      proxy.stall();
+      Map<String, Integer> failedAt = new HashMap<>();
+      for (int i = 0; i < 30; i++) {
+        String key = "user" + i;
+        long start = System.nanoTime();
+        Status status = b.read("usertable", key, null, new HashMap<>());
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (owner(key).equals("shard02")) {
+          assertThat(status).as(key).isEqualTo(Status.ERROR);
+          // the driver's deadline (2 s), before the wait's own backstop
+          assertThat(millis).as(key).isLessThan(2000 + Blocking.MARGIN_MS);
+          failedAt.merge(owner(key), 1, Integer::sum);
+        } else {
+          assertThat(status).as(key).isEqualTo(Status.OK);
+        }
+      }
+      assertThat(failedAt.get("shard02")).isPositive();
+      RoutingStats stats = Router.statsOf(b.settings());
+      assertThat(stats.endpoint("shard02").failures()).isEqualTo((long) failedAt.get("shard02"));
+      assertThat(stats.endpoint("shard01").failures()).isZero();
+      assertThat(stats.endpoint("shard03").failures()).isZero();
+      b.cleanup();
+    }
+  }
+
+  @Test
+  void aRunWithOneOfSeveralRoutersStalledEndsAtItsTimeAndCountsTheStalledRequests() throws Exception {
+    try (StallingProxy proxy = new StallingProxy(shards.get("shard02").port())) {
+      Properties p = properties("mongodb.targeted.mongos.shard02", proxy.url("ycsb"), "mongodb.timeout.ms", "2000");
+      p.setProperty("workload", "site.ycsb.workloads.CoreWorkload");
+      p.setProperty("recordcount", "100");
+      p.setProperty("readproportion", "1");
+      p.setProperty("updateproportion", "0");
+      p.setProperty("threadcount", "3");
+      p.setProperty("status.interval", "0");
+      p.setProperty("results.dir", dir.resolve("load").toString());
+      assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, p, "stall"), p,
+          new Binding("mongodb-async", MongoAsyncBinding.class), dir).execute().errors()).isZero();
+      p.setProperty("results.dir", dir.resolve("run").toString());
+      p.setProperty("operationcount", "0");
+      p.setProperty("maxexecutiontime", "4");
+      Thread staller = new Thread(() -> {
+        try {
+          Thread.sleep(1500);
+        } catch (InterruptedException e) {
+          return;
+        }
+        proxy.stall();
+      });
+      staller.start();
+      long start = System.nanoTime();
+      RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "stall"), p,
+          new Binding("mongodb-async", MongoAsyncBinding.class), dir).execute();
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4 + 30));
+      long errors = run.perOperation().get("READ").errors();
+      assertThat(errors).as("stalled reads").isGreaterThanOrEqualTo(3);
+      assertThat(run.perOperation().get("READ").count()).as("the other routers went on answering").isGreaterThan(errors);
+      assertThat(run.hasFailures()).as("the command exits 1").isTrue();
+      RoutingStats stats = Router.statsOf(AsyncSettings.fromProperties(p, List.of()));
+      assertThat(stats.endpoint("shard02").failures()).isGreaterThanOrEqualTo(errors);
+      assertThat(stats.endpoint("shard01").failures() + stats.endpoint("shard03").failures()).isZero();
+    }
+  }
+
+  @Test
+  void aShardUrlThatReachesAMongodIsRefused() throws Exception {
+    try (InProcessMongo mongod = new InProcessMongo()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> binding(properties("mongodb.targeted.mongos.shard02",
+              mongod.url("ycsb"))))
+          .hasMessageContaining("Targeted routing cannot start: the router of shard 'shard02'")
+          .hasMessageContaining("is not a mongos but a mongod");
+    }
+  }
+
+  @Test
+  void routersOfAnotherClusterAreRefused() throws Exception {
+    client(shards.get("shard03")).getDatabase("config").getCollection("version")
+        .updateOne(Filters.eq("_id", 1), Updates.set("clusterId", new org.bson.types.ObjectId("65a000000000000000000002")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> binding(properties()))
+        .hasMessageContaining("the router of shard 'shard03'")
+        .hasMessageContaining("belongs to cluster 65a000000000000000000002, not to cluster 65a000000000000000000001");
   }
 
   @Test

@@ -45,7 +45,7 @@ import org.testcontainers.utility.DockerImageName;
  */
 @Testcontainers(disabledWithoutDocker = true)
 class ThreeRouterClusterContainerTest {
-  private static final String IMAGE = "mongo:8.0";
+  private static final String IMAGE = org.geoshard.mongodb.MongoImages.image("mongo:8.0");
   private static final int PORT = 27017;
   private static final Duration STARTUP = Duration.ofMinutes(3);
   private static Network network;
@@ -195,6 +195,8 @@ class ThreeRouterClusterContainerTest {
 
   @Test
   void theHashIsTheServersForEveryType() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.geoshard.mongodb.MongoImages.version(IMAGE).atLeast(7, 0),
+        "$toHashedIndexKey is documented from MongoDB 7.0");
     try (MongoClient client = direct(routers.get(0))) {
       var values = client.getDatabase("hashcheck").getCollection("values", BsonDocument.class);
       values.drop();

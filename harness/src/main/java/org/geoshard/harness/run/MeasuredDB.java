@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.geoshard.harness.api.BatchOutcomes;
@@ -46,6 +47,16 @@ final class MeasuredDB extends DB implements HarnessDB {
   private final BatchLedger batches;
   /** When the schedule wanted the current operation to start (0 when not throttled). Owner thread only. */
   private long intendedStartNanos;
+  /**
+   * The start of the operation in progress, 0 when none: whoever takes it (the owner when the call
+   * returns, the runner when the call outlived the stop) records that operation, so it is counted once.
+   */
+  private final AtomicLong inFlightSince = new AtomicLong();
+  /** The meter of the operation in progress (or null with {@link #inFlightClassify}); written before inFlightSince. */
+  private volatile OperationMeter inFlightMeter;
+  private volatile Function<Status, Outcome> inFlightClassify;
+  /** Measured calls in progress on the owner thread (nested ones included). Owner thread only. */
+  private int depth;
 
   MeasuredDB(DB binding, Meters meters, int threadId, boolean measured, MeasurementInterval interval,
       FailureLog errors) {
@@ -132,7 +143,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       return unmeasured(operation, call);
     }
     OperationMeter meter = meters.meter(operation);
-    long start = startNanos();
+    long start = begin(meter, null);
     Status status;
     try {
       status = call.get();
@@ -145,14 +156,14 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status measure(Supplier<Status> call, Function<Status, Outcome> classify) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(null, classify) : 0;
     Status status;
     try {
       status = call.get();
     } catch (RuntimeException e) {
       status = failed("a measured call", e);
     }
-    if (measured) {
+    if (measured && end(start)) {
       Outcome outcome = classify.apply(status);
       long micros = (System.nanoTime() - start) / 1000;
       if (status == Status.BATCHED_OK && batches != null) {
@@ -166,7 +177,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(read, null) : 0;
     Status status;
     try {
       status = binding.read(table, key, fields, result);
@@ -180,7 +191,7 @@ final class MeasuredDB extends DB implements HarnessDB {
   @Override
   public Status scan(String table, String startKey, int count, Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(scan, null) : 0;
     Status status;
     try {
       status = binding.scan(table, startKey, count, fields, result);
@@ -193,7 +204,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(update, null) : 0;
     Status status;
     try {
       status = binding.update(table, key, values);
@@ -206,7 +217,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(insert, null) : 0;
     Status status;
     try {
       status = binding.insert(table, key, values);
@@ -219,7 +230,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status delete(String table, String key) {
-    long start = measured ? startNanos() : 0;
+    long start = measured ? begin(delete, null) : 0;
     Status status;
     try {
       status = binding.delete(table, key);
@@ -252,9 +263,25 @@ final class MeasuredDB extends DB implements HarnessDB {
     return System.nanoTime();
   }
 
+  /** Marks an operation as in progress; its start. */
+  private long begin(OperationMeter meter, Function<Status, Outcome> classify) {
+    long start = startNanos();
+    if (depth++ == 0) {  // a call measured inside another is part of it: only the outermost is tracked
+      inFlightMeter = meter;
+      inFlightClassify = classify;
+      inFlightSince.set(start == 0 ? 1 : start);
+    }
+    return start;
+  }
+
+  /** True when the owner may record the operation (false: the runner already counted it as abandoned). */
+  private boolean end(long start) {
+    return --depth > 0 || inFlightSince.compareAndSet(start == 0 ? 1 : start, 0);
+  }
+
   /** Counts the call, except a buffered record of a binding that reports batches: its batch will. */
   private void finish(OperationMeter meter, long startNanos, Status status) {
-    if (measured) {
+    if (measured && end(startNanos)) {
       long micros = (System.nanoTime() - startNanos) / 1000;
       if (status == Status.BATCHED_OK && batches != null) {
         batches.buffered(meter.name(), micros);
@@ -262,6 +289,26 @@ final class MeasuredDB extends DB implements HarnessDB {
         meter.record(stripe, micros, status != null && status.isOk());
       }
     }
+  }
+
+  /**
+   * Counts the operation in progress, if any, as an error of its operation with the time it has taken
+   * so far (called by the runner for a thread still inside an operation after the stop's grace: a
+   * request that never ends is a failed request, not a missing one). If the operation ends later, it is
+   * not counted again. True when there was one.
+   */
+  boolean abandonInFlight() {
+    long start = inFlightSince.get();
+    if (start == 0 || !inFlightSince.compareAndSet(start, 0)) {
+      return false;
+    }
+    OperationMeter meter = inFlightMeter;
+    if (meter == null) {
+      Function<Status, Outcome> classify = inFlightClassify;
+      meter = meters.meter(classify == null ? "UNKNOWN" : classify.apply(Status.ERROR).operation());
+    }
+    meter.record(stripe, (System.nanoTime() - start) / 1000, false);
+    return true;
   }
 
   private Status failed(String operation, RuntimeException e) {

@@ -85,6 +85,7 @@ public final class Runner {
   private CountDownLatch ready;
   private volatile boolean stopRequested;
   private Workload workload;
+  private Duration stopGrace = STOP_GRACE;
 
   public Runner(RunSettings settings, Properties properties, Binding binding, Path defaultRoot) {
     this.settings = settings;
@@ -176,7 +177,7 @@ public final class Runner {
     awaitReady();
     if (startFailure.get() != null) {
       stop(StopReason.FAILED);
-      joinWorkers(STOP_GRACE);
+      joinWorkers(stopGrace);
       Throwable cause = startFailure.get();
       record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label())
           .put("failure", Secrets.maskText("The run could not start: " + describe(cause)));
@@ -218,7 +219,7 @@ public final class Runner {
     }
     stopRequested = true;  // the main threads are done: the thread groups stop too
     workload.requestStop();
-    boolean allEnded = joinWorkers(STOP_GRACE);
+    boolean allEnded = joinWorkers(stopGrace);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     sampler.stop();
     cleanupWorkload();
@@ -259,6 +260,12 @@ public final class Runner {
         .put("runtimeMs", runtimeMs);
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     return result;
+  }
+
+  /** A shorter grace than {@link #STOP_GRACE} (tests of what outlives it). */
+  Runner stopGrace(Duration grace) {
+    this.stopGrace = grace;
+    return this;
   }
 
   /** Asks every thread to stop after its current operation; the first reason given wins. */
@@ -446,8 +453,9 @@ public final class Runner {
       }
       if (thread.isAlive()) {
         allEnded = false;
-        LOG.warn("Thread {} is still inside an operation {} s after the stop; that operation is not counted.",
-            workers.get(i).id(), grace.toSeconds());
+        boolean counted = workers.get(i).abandonInFlight();
+        LOG.warn("Thread {} is still inside {} {} s after the stop{}.", workers.get(i).id(),
+            counted ? "an operation" : "its binding", grace.toSeconds(), counted ? "; that operation is counted as an error" : "");
       }
     }
     return allEnded;

@@ -44,6 +44,11 @@ final class Worker implements Runnable {
     return done;
   }
 
+  /** Counts this thread's operation in progress as an error (see {@link MeasuredDB#abandonInFlight()}). */
+  boolean abandonInFlight() {
+    return db.abandonInFlight();
+  }
+
   @Override
   public void run() {
     Object state;

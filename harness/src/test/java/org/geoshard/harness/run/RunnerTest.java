@@ -125,6 +125,29 @@ class RunnerTest {
   }
 
   @Test
+  void anOperationStillInFlightAfterTheStopIsCountedAsAnErrorOfItsOperation() throws Exception {
+    Properties p = workloada("operationcount", "0", "maxexecutiontime", "1", "threadcount", "3", "readproportion", "1",
+        "updateproportion", "0");
+    p.setProperty("results.dir", dir.resolve("run").toString());
+    Runner runner = new Runner(RunSettings.fromProperties(Phase.RUN, p, "test"), p,
+        new Binding("test", TestBindings.HangingDB.class), dir).stopGrace(java.time.Duration.ofMillis(300));
+    RunResult result;
+    try {
+      result = runner.execute();
+    } finally {
+      TestBindings.HangingDB.RELEASE.countDown();  // the late answers must not be counted a second time
+    }
+    assertThat(result.perOperation().get("READ").errors()).as("one hung read per thread").isEqualTo(3);
+    assertThat(result.perOperation().get("READ").count()).isEqualTo(303);
+    assertThat(result.errors()).isEqualTo(3);
+    assertThat(result.hasFailures()).as("so the command exits 1").isTrue();
+    assertThat(result.perOperation().get("READ").maxUs()).as("the hung reads' time so far").isGreaterThanOrEqualTo(300_000);
+    Thread.sleep(200);
+    JsonNode summary = JSON.readTree(result.folder().resolve("summary.json").toFile());
+    assertThat(summary.at("/perOperation/READ/errors").asLong()).isEqualTo(3);
+  }
+
+  @Test
   void errorsAndExceptionsAreCountedPerOperation() throws Exception {
     RunResult result = run(Phase.RUN, workloada("operationcount", "3000", "threadcount", "2"),
         TestBindings.FailingDB.class);

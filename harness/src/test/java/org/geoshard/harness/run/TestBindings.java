@@ -65,6 +65,24 @@ final class TestBindings {
     }
   }
 
+  /** Every read after the first 100 of a thread waits until {@link #RELEASE} opens (a server that stopped answering). */
+  public static final class HangingDB extends NoopDB {
+    static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+    private int reads;
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      if (++reads > 100) {
+        try {
+          RELEASE.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return Status.OK;
+    }
+  }
+
   /** Cannot connect. */
   public static final class UnreachableDB extends NoopDB {
     @Override

@@ -1,0 +1,33 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The driver settings every client of both bindings gets, in one place: the URL, every request's
+ * deadline (the driver's client-side operation timeout, {@code mongodb.timeout.ms}), the server
+ * selection timeout (the URL's wins, see {@link MongoSettings}), the pool size, the application name
+ * and the listeners.
+ */
+public final class ClientOptions {
+  private ClientOptions() {
+  }
+
+  /** A builder with the bindings' settings applied; callers add what is theirs (listeners, pinning). */
+  public static MongoClientSettings.Builder builder(ConnectionString cs, MongoSettings settings) {
+    MongoClientSettings.Builder builder = MongoClientSettings.builder()
+        .applyConnectionString(cs)
+        .timeout(settings.timeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
+        .applyToClusterSettings(b -> b.serverSelectionTimeout(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS),
+            TimeUnit.MILLISECONDS));
+    if (cs.getApplicationName() == null) {
+      builder.applicationName("geoshard");  // tells the benchmark's connections apart in currentOp and server logs
+    }
+    if (settings.maxConnections() != null) {
+      builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.maxConnections()));
+    }
+    settings.commandListeners().forEach(builder::addCommandListener);
+    return builder;
+  }
+}

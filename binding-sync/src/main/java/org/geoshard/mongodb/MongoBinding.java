@@ -1,0 +1,210 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoDatabase;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import org.geoshard.geo.GeoWorkload;
+import org.geoshard.geo.contract.GeoContract;
+import org.geoshard.geo.contract.GeoHit;
+import org.geoshard.geo.contract.GeoQuery;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.config.ConfigException;
+import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.LastLocationWorkload;
+import org.geoshard.lastlocation.contract.DelegatingLastLocation;
+import org.geoshard.lastlocation.contract.LastLocationContract;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * What both MongoDB bindings are, once: the YCSB {@code DB}, the geo and last-location contracts (in
+ * {@link MongoOperations}), the checks before the start, the final flush and release, the preparation
+ * of the collections and the description of the topology (on the sync client of {@code mongodb.url}).
+ * A binding adds only its request path: {@code mongodb-geo} the sync driver's, {@code mongodb-async}
+ * the reactive driver's with routing.
+ *
+ * <p>One instance per client thread (YCSB's contract).
+ */
+public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
+    DescribesTopology, BatchOutcomes {
+  private MongoSettings settings;
+  private CellKeyPlan cellKey;
+  private MongoLastLocationSettings llSettings;
+  private MongoOperations operations;
+  private BatchOutcomes.Listener listener;
+
+  /** This binding's settings from the properties ({@code mongodb-async} adds its routing). */
+  protected abstract MongoSettings configure(Properties properties) throws ConfigException;
+
+  /** Opens (or joins) the shared clients and gives this thread's request path. */
+  protected abstract RequestPath connect() throws DBException;
+
+  /** The shared sync client of {@code mongodb.url}: checks, preparation, topology (after {@link #connect()}). */
+  protected abstract SharedClients.Lease control();
+
+  /** Lets the shared clients go (once; nothing after it). */
+  protected abstract void disconnect() throws DBException;
+
+  /** Where this binding logs its failed operations (one per binding class). */
+  protected abstract FailureLog failureLog();
+
+  @Override
+  public final void init() throws DBException {
+    try {
+      settings = configure(getProperties());
+      cellKey = CellKeyPlan.of(settings.shardKey(), getProperties());
+      llSettings = MongoLastLocationSettings.fromProperties(getProperties());
+    } catch (ConfigException e) {
+      throw new DBException(e.getMessage());
+    }
+    RequestPath path = connect();
+    try {
+      path.warmUp(settings.collection());
+      path.warmUp(getProperties().getProperty("table", "usertable"));
+      operations = new MongoOperations(settings, cellKey, llSettings, path, control().entry(), failureLog());
+      operations.batchOutcomeListener(listener);
+      // A run of the geo workload, known as such: check the collection now, before any thread starts measuring.
+      operations.checkBeforeStart(Boolean.TRUE.equals(settings.doTransactions())
+          && GeoWorkload.class.getName().equals(getProperties().getProperty("workload")));
+    } catch (DBException | RuntimeException e) {
+      operations = null;
+      disconnect();
+      throw e;
+    }
+  }
+
+  /** Writes what this thread still buffers, then lets the shared clients go. */
+  @Override
+  public final void cleanup() throws DBException {
+    if (operations == null) {
+      return;
+    }
+    List<String> failed;
+    try {
+      failed = operations.flush();
+    } finally {
+      operations = null;
+      disconnect();
+    }
+    if (!failed.isEmpty()) {
+      throw new DBException("The final insertMany failed for " + String.join(", ", failed) + " (see the log above).");
+    }
+  }
+
+  @Override
+  public void batchOutcomeListener(BatchOutcomes.Listener listener) {
+    this.listener = listener;
+    if (operations != null) {
+      operations.batchOutcomeListener(listener);
+    }
+  }
+
+  /** The settings in use (after {@link #init()}). */
+  protected MongoSettings mongoSettings() {
+    return settings;
+  }
+
+  /** The database of {@code mongodb.url} with the binding's write concern and read preference. */
+  protected static MongoDatabase database(SharedClients.Lease lease, MongoSettings settings) {
+    MongoDatabase database = lease.client().getDatabase(settings.database());
+    if (settings.writeConcern() != null) {
+      database = database.withWriteConcern(settings.writeConcern());
+    }
+    if (settings.readPreference() != null) {
+      database = database.withReadPreference(settings.readPreference());
+    }
+    return database;
+  }
+
+  // ---- preparation and topology, on the sync client of mongodb.url ----
+
+  /** Prepares the collections of the workload being loaded: the location stream's, or the restaurants'. */
+  @Override
+  public void prepare(Stage stage, Steps steps) throws DBException {
+    SharedClients.Lease lease = control();
+    ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
+    Properties p = getProperties();
+    if (LastLocationWorkload.class.getName().equals(p.getProperty("workload"))) {
+      long clockStart;
+      try {
+        clockStart = LastLocationSettings.fromProperties(p).clockStartMs();
+      } catch (ConfigException e) {
+        throw new DBException(e.getMessage());
+      }
+      new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
+          .prepare(stage, steps);
+    } else {
+      // A load of the geo workload (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
+      boolean geoLoad = Boolean.FALSE.equals(settings.doTransactions())
+          && GeoWorkload.class.getName().equals(p.getProperty("workload"));
+      cluster.prepare(stage, steps, geoLoad ? LoadRange.of(p) : null);
+      if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
+        steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
+      }
+    }
+  }
+
+  @Override
+  public Map<String, Object> topology() throws DBException {
+    SharedClients.Lease lease = control();
+    try {
+      return TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings));
+    } catch (MongoException e) {
+      throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
+          lease.client().getClusterDescription()));
+    }
+  }
+
+  // ---- the contracts: this thread's operations ----
+
+  @Override
+  public LastLocationContract lastLocation() {
+    return operations.lastLocation();
+  }
+
+  @Override
+  public Status insertRestaurant(Restaurant restaurant) {
+    return operations.insertRestaurant(restaurant);
+  }
+
+  @Override
+  public Status near(GeoQuery query, List<GeoHit> hits) {
+    return operations.near(query, hits);
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    return operations.insert(table, key, values);
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    return operations.read(table, key, fields, result);
+  }
+
+  @Override
+  public Status scan(String table, String startKey, int recordCount, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    return operations.scan(table, startKey, recordCount, fields, result);
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    return operations.update(table, key, values);
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    return operations.delete(table, key);
+  }
+}
