@@ -45,6 +45,10 @@ options:
     description: File written once the administrator exists; when present, nothing is done.
     type: path
     required: true
+  tls_ca_file:
+    description: CA certificate of the server's TLS certificate; connect with TLS when set.
+    type: str
+    default: ""
   timeout_ms:
     description: Server selection timeout.
     type: int
@@ -131,6 +135,7 @@ def main():
             password=dict(type="str", required=True, no_log=True),
             roles=dict(type="list", elements="raw", default=["root"]),
             marker=dict(type="path", required=True),
+            tls_ca_file=dict(type="str", default=""),
             timeout_ms=dict(type="int", default=10000),
         ),
         supports_check_mode=False,
@@ -144,6 +149,8 @@ def main():
     def connect(user, password):
         options = dict(host=params["login_host"], port=params["login_port"], directConnection=True,
                        serverSelectionTimeoutMS=params["timeout_ms"])
+        if params["tls_ca_file"]:
+            options.update(tls=True, tlsCAFile=params["tls_ca_file"])
         if user is not None:
             options.update(username=user, password=password, authSource="admin")
         return MongoClient(**options)["admin"]
