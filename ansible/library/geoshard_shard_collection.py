@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Part of the geoshard project (ansible/roles/mongodb_cluster).
+# Part of the geoshard project (ansible/library): used by the mongodb_cluster role.
 
 from __future__ import absolute_import, division, print_function
 
