@@ -12,7 +12,7 @@ module: geoshard_first_user
 short_description: Create the first administrator through MongoDB's localhost exception, recoverably
 description:
   - Creates C(name) with C(roles) in C(admin) through the localhost exception (no login), then
-    writes C(marker). Before creating, it tries to log in with the credentials: a user that
+    writes C(marker). Before creating, it tries to log in with the credentials. A user that
     exists already (an earlier createUser that succeeded on the server while its reply was lost,
     which closes the localhost exception and leaves no marker) is recognised, the marker is
     written and nothing is created. A failed createUser is checked the same way before failing.
