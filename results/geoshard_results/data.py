@@ -207,7 +207,8 @@ def timeseries_frame(runs: list[Run]) -> pd.DataFrame:
 
 def throughput_per_second(timeseries: pd.DataFrame, excluded=EXCLUDED_OPERATIONS,
                           min_interval_ms: int = MIN_INTERVAL_MS) -> pd.DataFrame:
-    """Per run and second: ops (all operations but ``excluded``) / interval length.
+    """Per run and second: successful operations (``ops`` − ``errors``, all operations but ``excluded``)
+    / interval length. A failed operation is never throughput; ``errors`` stays beside it.
 
     Seconds in which nothing completed have no rows in timeseries.csv; they come back here as zero
     throughput so that a stall shows. Intervals shorter than ``min_interval_ms`` are dropped unless
@@ -234,9 +235,15 @@ def throughput_per_second(timeseries: pd.DataFrame, excluded=EXCLUDED_OPERATIONS
         filled.append(group.reset_index())
     frame = pd.concat(filled, ignore_index=True)
     frame = frame[_long_enough(frame, frame["intervalMs"], min_interval_ms)].copy()
-    frame["opsPerSec"] = frame["ops"] / (frame["intervalMs"] / 1000.0)
+    frame["opsPerSec"] = succeeded(frame) / (frame["intervalMs"] / 1000.0)
     frame["elapsedS"] = frame["second"] - 1 + frame["intervalMs"] / 2000.0
     return frame[columns].reset_index(drop=True)
+
+
+def succeeded(frame: pd.DataFrame) -> pd.Series:
+    """Operations that succeeded: ops − errors, never below zero (an error may be counted in the
+    interval next to the one its latency fell in)."""
+    return (frame["ops"] - frame["errors"]).clip(lower=0)
 
 
 def _long_enough(frame: pd.DataFrame, interval_ms: pd.Series, min_interval_ms: float) -> pd.Series:
@@ -255,7 +262,7 @@ def window_seconds(longest_second: float) -> int:
 
 
 def resample_throughput(per_second: pd.DataFrame, window: int) -> pd.DataFrame:
-    """Per-second throughput in windows of ``window`` seconds: ops / seconds of the window."""
+    """Per-second throughput in windows of ``window`` seconds: successful ops / seconds of the window."""
     if window <= 1 or not len(per_second):
         return per_second
     frame = per_second.assign(window=(per_second["second"] - 1) // window)
@@ -263,7 +270,7 @@ def resample_throughput(per_second: pd.DataFrame, window: int) -> pd.DataFrame:
                .agg(second=("second", "max"), start=("second", "min"), ops=("ops", "sum"), errors=("errors", "sum"),
                     intervalMs=("intervalMs", "sum"), threads=("threads", "max"))
                .reset_index())
-    grouped["opsPerSec"] = grouped["ops"] / (grouped["intervalMs"] / 1000.0)
+    grouped["opsPerSec"] = succeeded(grouped) / (grouped["intervalMs"] / 1000.0)
     grouped["elapsedS"] = grouped["start"] - 1 + grouped["intervalMs"] / 2000.0
     return grouped[per_second.columns].reset_index(drop=True)
 

@@ -14,6 +14,7 @@ number, and leaves only the decoding of one payload to HdrHistogram_py (``hdrh``
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ import pandas as pd
 from hdrh.histogram import HdrHistogram
 
 from .errors import RunFolderError
+
+log = logging.getLogger(__name__)
 
 # The harness records microseconds up to one hour at three significant digits.
 LOWEST_US = 1
@@ -59,11 +62,19 @@ class IntervalLog:
 
 
 def parse_hlog(text: str, path: Path) -> IntervalLog:
-    """Parses the text of an interval log; raises RunFolderError naming ``path`` and the line."""
+    """Parses the text of an interval log; raises RunFolderError naming ``path`` and the line.
+
+    The harness ends every line it writes; a last line without its end was cut off by a crash and is
+    left out (with a warning), so that what the run measured before the crash can still be read.
+    """
     start_time = base_time = None
     rows = []
     saw_legend = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if lines and not text.endswith(("\n", "\r")):
+        log.warning("%s:%d: the last line is cut off (the run did not end normally); left out", path, len(lines))
+        lines = lines[:-1]
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from .errors import RunFolderError
-from .hlog import IntervalLog, read_hlog
+from .hlog import IntervalLog, merge_payloads, new_histogram, percentile_values, read_hlog
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,7 @@ RUN_JSON = "run.json"
 SUMMARY_JSON = "summary.json"
 TIMESERIES_CSV = "timeseries.csv"
 HLOG_SUFFIX = ".hlog"
+CLEANUP = "CLEANUP"  # a binding's final flush: reported per operation, never throughput
 
 TIMESERIES_COLUMNS = ["second", "startEpochMs", "intervalMs", "operation", "ops", "errors", "opsPerSec",
                       "p50Us", "p95Us", "p98Us", "p99Us", "maxUs", "threads"]
@@ -182,11 +183,16 @@ def whole_number(value) -> int | None:
 
 def read_timeseries(path: Path) -> pd.DataFrame:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
     except FileNotFoundError:
         raise RunFolderError(path, "missing (is this a run folder written by bin/ycsb?)") from None
     except (OSError, UnicodeDecodeError) as error:
         raise RunFolderError(path, f"cannot be read: {error}") from None
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        # The harness ends every row it writes: a row without its end was cut off by a crash.
+        log.warning("%s:%d: the last row is cut off (the run did not end normally); left out", path, len(lines))
+        lines = lines[:-1]
     header = lines[0].strip() if lines else ""
     if header.split(",") != TIMESERIES_COLUMNS:
         raise RunFolderError(path, f"unexpected header {header[:120]!r}; expected {','.join(TIMESERIES_COLUMNS)!r}", 1)
@@ -233,17 +239,72 @@ def load_run(folder: Path, run_id: str, label: str | None = None) -> Run:
     if not folder.is_dir():
         raise RunFolderError(folder, "not a folder")
     meta = read_json_object(folder / RUN_JSON)
-    summary = read_json_object(folder / SUMMARY_JSON)
+    crashed = not (folder / SUMMARY_JSON).exists() and meta.get("status") == "running"
+    if not (folder / SUMMARY_JSON).exists() and not crashed and meta.get("status"):
+        failure = f": {meta['failure']}" if meta.get("failure") else ""
+        raise RunFolderError(folder / SUMMARY_JSON, f"missing: run.json says the run {meta['status']}{failure}")
+    timeseries = read_timeseries(folder / TIMESERIES_CSV)
+    if crashed:
+        # Killed (kill -9, a power cut): run.json still says "running" and no summary was written.
+        log.warning("%s: the run crashed (run.json says running, there is no summary.json); its summary is rebuilt"
+                    " from timeseries.csv and the .hlog files", folder)
+        hlogs = read_hlogs(folder, timeseries, {"perOperation": {}})
+        summary = crashed_summary(timeseries, hlogs)
+        meta = {**meta, "status": "crashed"}
+    else:
+        summary = read_json_object(folder / SUMMARY_JSON)
     check_summary(summary, folder / SUMMARY_JSON)
     if summary.get("sweep") is not None:
         check_sweep_properties(meta, folder / RUN_JSON)
-    timeseries = read_timeseries(folder / TIMESERIES_CSV)
-    hlogs = read_hlogs(folder, timeseries, summary)
+    if not crashed:
+        hlogs = read_hlogs(folder, timeseries, summary)
     scenario = label or meta.get("label") or folder.name
     log.debug("read %s as scenario %r (%d intervals, %d logs)", folder, scenario,
               timeseries["second"].nunique(), len(hlogs))
     return Run(path=folder, run_id=run_id, scenario=str(scenario), meta=meta, summary=summary,
                timeseries=timeseries, hlogs=hlogs)
+
+
+def crashed_summary(timeseries: pd.DataFrame, hlogs: dict[str, IntervalLog]) -> dict:
+    """What summary.json would have said, from what a crashed run left: the per-second counts of
+    timeseries.csv and the latency histograms of the .hlog files. ``stopReason`` is ``crashed``;
+    there is no ramp verdict or plateau (the harness computes those when a run ends)."""
+    measured = timeseries[timeseries["operation"] != CLEANUP]
+    operations = int(measured["ops"].sum())
+    errors = int(measured["errors"].sum())
+    if len(timeseries):
+        runtime_ms = int((timeseries["startEpochMs"] + timeseries["intervalMs"]).max() - timeseries["startEpochMs"].min())
+    else:
+        runtime_ms = 0
+    per_operation = {}
+    for operation, frame in timeseries.groupby("operation", sort=False):
+        interval_log = hlogs.get(operation)
+        if interval_log is None:
+            histogram = new_histogram()
+        else:
+            histogram = merge_payloads(interval_log.intervals["payload"],
+                                       [f"{interval_log.path}:{line}" for line in interval_log.intervals["line"]])
+        values = percentile_values(histogram, (50.0, 95.0, 98.0, 99.0, 99.9))
+        empty = histogram.get_total_count() == 0
+        per_operation[operation] = {
+            "count": int(frame["ops"].sum()), "errors": int(frame["errors"].sum()),
+            "meanUs": 0.0 if empty else float(histogram.get_mean_value()),
+            "minUs": 0 if empty else int(histogram.get_min_value()),
+            **{name: 0 if empty else int(values[p]) for name, p in
+               (("p50Us", 50.0), ("p95Us", 95.0), ("p98Us", 98.0), ("p99Us", 99.0), ("p999Us", 99.9))},
+            "maxUs": 0 if empty else int(histogram.get_max_value()),
+        }
+    return {
+        "operations": operations,
+        "errors": errors,
+        "succeeded": max(0, operations - errors),
+        "throughput": max(0, operations - errors) * 1000.0 / runtime_ms if runtime_ms > 0 else 0.0,
+        "runtimeMs": runtime_ms,
+        "stopReason": "crashed",
+        "threads": int(timeseries["threads"].max()) if len(timeseries) else 0,
+        "perOperation": per_operation,
+        "rebuiltFromTimeseries": True,
+    }
 
 
 def unique_run_ids(folders: list[Path]) -> list[str]:

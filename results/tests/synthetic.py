@@ -87,7 +87,7 @@ def write_run(folder: Path, spec: RunSpec) -> Path:
         for operation, sample in second.samples.items():
             histogram = sample.histogram()
             stats = _stats(histogram, sample.errors)
-            rate = stats["count"] * 1000.0 / second.interval_ms
+            rate = max(0, stats["count"] - sample.errors) * 1000.0 / second.interval_ms  # successful ops only
             rows.append(f"{index},{start},{second.interval_ms},{operation},{stats['count']},{sample.errors},"
                         f"{rate:.1f},{stats['p50Us']},{stats['p95Us']},{stats['p98Us']},{stats['p99Us']},"
                         f"{stats['maxUs']},{second.threads}")

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.sql.Array;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,19 +15,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
+import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
+import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -42,19 +43,29 @@ import site.ycsb.StringByteIterator;
  * PostGIS, one JDBC connection per client thread. Restaurants are loaded with COPY in batches of
  * {@code batchsize}; near queries use the KNN operator with {@code ST_DWithin} on geography.
  */
-public final class PostgisDB extends DB implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology {
+public final class PostgisDB extends DB
+    implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
+  /** Failed operations of every client thread, logged without flooding. */
+  static final FailureLog FAILURES = new FailureLog(LOG);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long EXISTING_ROWS_SHOWN = 1_000_000;
   private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() { };
 
   private PostgisSettings settings;
-  private Connection connection;
-  private CopyManager copy;
-  private final StringBuilder copyBuffer = new StringBuilder(1 << 16);
-  private int buffered;
-  private final Map<String, PreparedStatement> statements = new HashMap<>();
+  private LiveConnection live;
+  private CopyBatch restaurants;
+  /** Outside the harness (preparation, plain YCSB) nobody listens: batches still answer for themselves. */
+  private BatchOutcomes.Listener batchOutcomes = (operation, ok, failed) -> { };
+  private boolean reporting;
   private PostgisLastLocation lastLocation;
   private LastLocationSettings llSettings;
+
+  @Override
+  public void batchOutcomeListener(BatchOutcomes.Listener listener) {
+    this.batchOutcomes = listener;
+    this.reporting = true;
+  }
 
   @Override
   public void init() throws DBException {
@@ -64,11 +75,11 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
     } catch (ConfigException e) {
       throw new DBException(e.getMessage(), e);
     }
-    connection = Connections.open(settings);
+    live = new LiveConnection(() -> Connections.open(settings), settings.maskedUrl());
+    restaurants = new CopyBatch("INSERT", settings.batchSize());
     try {
-      copy = connection.unwrap(PGConnection.class).getCopyAPI();
-      lastLocation = new PostgisLastLocation(connection, copy, this::uncheckedStatement, llSettings.historyBatchSize(),
-          llSettings.historySplit());
+      lastLocation = new PostgisLastLocation(live, new CopyBatch("HISTORY_INSERT", llSettings.historyBatchSize()),
+          batchOutcomes, llSettings.historySplit());
       if (!postgisInstalled()) {
         throw new DBException("PostGIS is not installed in the database of " + settings.maskedUrl()
             + ": run CREATE EXTENSION postgis there (as its owner or a superuser).");
@@ -80,19 +91,26 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   }
 
   private boolean postgisInstalled() throws SQLException {
-    try (Statement s = connection.createStatement();
+    try (Statement s = live.get().createStatement();
          ResultSet rs = s.executeQuery("SELECT 1 FROM pg_extension WHERE extname = 'postgis'")) {
       return rs.next();
     }
   }
 
+  /**
+   * Writes the last partial batches. Under the harness their records' outcomes are reported and
+   * counted, so a failed last batch is no failure of the cleanup itself; without a listener (plain
+   * YCSB) it is, or it would go unnoticed.
+   */
   @Override
   public void cleanup() throws DBException {
     try {
-      if (buffered > 0 && flush() != Status.OK) {
+      boolean restaurantsWritten = restaurants == null || restaurants.size() == 0 || flush() == Status.OK;
+      boolean eventsWritten = lastLocation == null || lastLocation.flush() == Status.OK;
+      if (!reporting && !restaurantsWritten) {
         throw new DBException("The last batch of restaurants could not be written to " + settings.table() + ".");
       }
-      if (lastLocation != null && lastLocation.flush() != Status.OK) {
+      if (!reporting && !eventsWritten) {
         throw new DBException("The last batch of events could not be written to " + PostgisLastLocation.HISTORY + ".");
       }
     } finally {
@@ -101,20 +119,8 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   }
 
   private void close() {
-    statements.values().forEach(s -> {
-      try {
-        s.close();
-      } catch (SQLException e) {
-        LOG.debug("closing a statement: {}", e.getMessage());
-      }
-    });
-    statements.clear();
-    try {
-      if (connection != null) {
-        connection.close();
-      }
-    } catch (SQLException e) {
-      LOG.debug("closing the connection: {}", e.getMessage());
+    if (live != null) {
+      live.close();
     }
   }
 
@@ -122,28 +128,27 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
 
   @Override
   public Status insertRestaurant(Restaurant restaurant) {
-    CopyRows.append(restaurant, copyBuffer);
-    buffered++;
-    return buffered >= settings.batchSize() ? flush() : Status.BATCHED_OK;
+    CopyRows.append(restaurant, restaurants.rows());
+    return restaurants.full() ? flush() : restaurants.waiting();
   }
 
+  /** Writes the buffered restaurants with one COPY; every record of the batch has its outcome. */
   private Status flush() {
-    int expected = buffered;
-    String rows = copyBuffer.toString();
-    copyBuffer.setLength(0);
-    buffered = 0;
+    int expected = restaurants.size();
+    String rows = restaurants.take();
+    boolean written = false;
     try {
-      long copied = copy.copyIn("COPY " + settings.table() + " " + CopyRows.COPY_SQL_COLUMNS + " FROM STDIN",
+      long copied = live.copy().copyIn("COPY " + settings.table() + " " + CopyRows.COPY_SQL_COLUMNS + " FROM STDIN",
           new StringReader(rows));
-      if (copied != expected) {
-        LOG.warn("COPY into {} wrote {} rows of {}.", settings.table(), copied, expected);
-        return Status.ERROR;
+      written = copied == expected;
+      if (!written) {
+        FAILURES.failed("COPY into " + settings.table(), "wrote " + copied + " rows of " + expected, null);
       }
-      return Status.OK;
     } catch (SQLException | IOException e) {
-      LOG.warn("COPY of {} restaurants into {} failed: {}", expected, settings.table(), e.getMessage());
-      return Status.ERROR;
+      live.failed(e);
+      FAILURES.failed("COPY of " + expected + " restaurants into " + settings.table(), e.getMessage(), null);
     }
+    return restaurants.settle(batchOutcomes, written);
   }
 
   @Override
@@ -163,16 +168,22 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       }
       return Status.OK;
     } catch (SQLException e) {
-      LOG.warn("Near query failed: {}", e.getMessage());
-      return Status.ERROR;
+      return failed("Near query", e);
     }
+  }
+
+  /** Every failed operation: the connection reconnects if it is lost, the log is rate-limited. */
+  private Status failed(String what, Exception e) {
+    live.failed(e);
+    FAILURES.failed(what, e.getMessage(), null);
+    return Status.ERROR;
   }
 
   private void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
     for (int i = 0; i < parameters.size(); i++) {
       Object value = parameters.get(i);
       if (value instanceof Long[] ids) {
-        Array array = connection.createArrayOf("bigint", ids);
+        Array array = live.get().createArrayOf("bigint", ids);
         statement.setArray(i + 1, array);
       } else {
         statement.setObject(i + 1, value);
@@ -181,12 +192,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   }
 
   private PreparedStatement statement(String sql) throws SQLException {
-    PreparedStatement statement = statements.get(sql);
-    if (statement == null) {
-      statement = connection.prepareStatement(sql);
-      statements.put(sql, statement);
-    }
-    return statement;
+    return live.statement(sql);
   }
 
   // ---- the last-location contract: this thread's operations object ----
@@ -194,14 +200,6 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   @Override
   public LastLocationContract lastLocation() {
     return lastLocation;
-  }
-
-  private PreparedStatement uncheckedStatement(String sql) {
-    try {
-      return statement(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not prepare: " + e.getMessage(), e);
-    }
   }
 
   // ---- YCSB's key-value operations: one row per key, the fields as JSON
@@ -224,8 +222,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
         return Status.OK;
       }
     } catch (SQLException | IOException e) {
-      LOG.warn("read {} failed: {}", key, e.getMessage());
-      return Status.ERROR;
+      return failed("read of " + key, e);
     }
   }
 
@@ -251,8 +248,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       }
       return Status.OK;
     } catch (SQLException | IOException e) {
-      LOG.warn("scan from {} failed: {}", startKey, e.getMessage());
-      return Status.ERROR;
+      return failed("scan from " + startKey, e);
     }
   }
 
@@ -276,8 +272,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       int rows = s.executeUpdate();
       return rows == 1 ? Status.OK : mustExist ? Status.NOT_FOUND : Status.ERROR;
     } catch (SQLException | IOException e) {
-      LOG.warn("write of {} failed: {}", key, e.getMessage());
-      return Status.ERROR;
+      return failed("write of " + key, e);
     }
   }
 
@@ -288,8 +283,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       s.setString(1, key);
       return s.executeUpdate() == 1 ? Status.OK : Status.NOT_FOUND;
     } catch (SQLException e) {
-      LOG.warn("delete of {} failed: {}", key, e.getMessage());
-      return Status.ERROR;
+      return failed("delete of " + key, e);
     }
   }
 
@@ -330,6 +324,9 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
         }
         return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
       });
+      if (!settings.drop() && !settings.append()) {
+        steps.step("check for rows", () -> refuseExistingRows(loadedTables(table, kvTable)));
+      }
       if (!settings.indexAfterLoad()) {
         steps.step("create GiST index", () -> indexDetails(table));
       }
@@ -343,6 +340,36 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
       return Map.of();
     });
     steps.step("count rows", () -> Map.of("rows", count(table)));
+  }
+
+  /** The tables the workload's load fills (the binding serves three workloads, each with its own). */
+  private List<String> loadedTables(String table, String kvTable) {
+    String workload = getProperties().getProperty("workload", "");
+    if (workload.equals(GeoWorkload.class.getName())) {
+      return List.of(table);
+    }
+    if (workload.equals(LastLocationWorkload.class.getName())) {
+      return List.of(PostgisLastLocation.HISTORY, PostgisLastLocation.LKL);
+    }
+    return List.of(kvTable);
+  }
+
+  /**
+   * Loading into rows already there fails on duplicate keys (or doubles History): said in one sentence
+   * before the load, rather than as failed batches during it.
+   */
+  private Map<String, Object> refuseExistingRows(List<String> tables) throws SQLException, DBException {
+    for (String table : tables) {
+      // Counting stops at a million: the answer is "too many" either way, and a full count takes long.
+      long rows = scalar("SELECT count(*) FROM (SELECT 1 FROM " + table + " LIMIT " + (EXISTING_ROWS_SHOWN + 1) + ") r");
+      if (rows > 0) {
+        throw new DBException("Table '" + table + "' already holds "
+            + (rows > EXISTING_ROWS_SHOWN ? "more than " + String.format(java.util.Locale.ROOT, "%,d", EXISTING_ROWS_SHOWN) : String.format(java.util.Locale.ROOT, "%,d", rows))
+            + " rows: set " + PostgisSettings.DROP + "=true to load it afresh, or " + PostgisSettings.APPEND
+            + "=true to add to it (a load split over several clients, each with its own insertstart and insertcount).");
+      }
+    }
+    return Map.of("tables", tables, "rows", 0);
   }
 
   private Map<String, Object> indexDetails(String table) throws SQLException {
@@ -377,7 +404,7 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   }
 
   private void execute(String sql) throws SQLException {
-    try (Statement s = connection.createStatement()) {
+    try (Statement s = live.get().createStatement()) {
       s.execute(sql);
     }
   }
@@ -387,14 +414,14 @@ public final class PostgisDB extends DB implements GeoContract, DelegatingLastLo
   }
 
   private long scalar(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = live.get().createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
     }
   }
 
   private String string(String sql) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = live.get().createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       return rs.getString(1);
     }

@@ -2,7 +2,6 @@ package org.geoshard.postgis;
 
 import java.io.IOException;
 import java.io.StringReader;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,13 +9,10 @@ import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
+import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.lastlocation.contract.HistorySplit;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
-import org.postgresql.copy.CopyManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import site.ycsb.Status;
 
 /**
@@ -26,27 +22,21 @@ import site.ycsb.Status;
  * newer event ({@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} older).
  */
 final class PostgisLastLocation implements LastLocationContract {
-  private static final Logger LOG = LoggerFactory.getLogger(PostgisLastLocation.class);
   static final String HISTORY = "ll_history";
   static final String LKL = "ll_lkl";
   static final String COLUMNS = "user_id, cell_id, ts, lat, lon";
 
-  private final Connection connection;
-  private final CopyManager copy;
-  private final Function<String, PreparedStatement> statements;
-  private final int batchSize;
+  private final LiveConnection live;
+  private final CopyBatch history;
+  private final BatchOutcomes.Listener batchOutcomes;
   private final HistorySplit split;
-  private final StringBuilder buffer = new StringBuilder(1 << 14);
   private final Set<String> knownPartitions = new HashSet<>();
   private final Set<String> pendingSplits = new HashSet<>();
-  private int buffered;
 
-  PostgisLastLocation(Connection connection, CopyManager copy, Function<String, PreparedStatement> statements,
-      int batchSize, HistorySplit split) {
-    this.connection = connection;
-    this.copy = copy;
-    this.statements = statements;
-    this.batchSize = batchSize;
+  PostgisLastLocation(LiveConnection live, CopyBatch history, BatchOutcomes.Listener batchOutcomes, HistorySplit split) {
+    this.live = live;
+    this.history = history;
+    this.batchOutcomes = batchOutcomes;
     this.split = split;
   }
 
@@ -67,34 +57,39 @@ final class PostgisLastLocation implements LastLocationContract {
 
   @Override
   public Status appendHistory(LocationEvent e) {
-    buffer.append(e.userId()).append('\t').append(e.cellId()).append('\t').append(e.timestampMs()).append('\t')
-        .append(e.latitude()).append('\t').append(e.longitude()).append('\n');
+    history.rows().append(e.userId()).append('\t').append(e.cellId()).append('\t').append(e.timestampMs())
+        .append('\t').append(e.latitude()).append('\t').append(e.longitude()).append('\n');
     if (split != HistorySplit.NONE) {
       pendingSplits.add(split.suffix(e.timestampMs()) + "@" + split.bounds(e.timestampMs())[0]);
     }
-    buffered++;
-    return buffered >= batchSize ? flush() : Status.BATCHED_OK;
+    return history.full() ? flush() : history.waiting();
   }
 
+  /** Writes the buffered events with one COPY; every event of the batch has its outcome. */
   Status flush() {
-    if (buffered == 0) {
+    if (history.size() == 0) {
       return Status.OK;
     }
-    int expected = buffered;
-    String rows = buffer.toString();
-    buffer.setLength(0);
-    buffered = 0;
+    int expected = history.size();
+    String rows = history.take();
+    boolean written = false;
     try {
       for (String pending : pendingSplits) {
         ensurePartition(pending);
       }
       pendingSplits.clear();
-      long copied = copy.copyIn("COPY " + HISTORY + " (" + COLUMNS + ") FROM STDIN", new StringReader(rows));
-      return copied == expected ? Status.OK : Status.ERROR;
+      long copied = live.copy().copyIn("COPY " + HISTORY + " (" + COLUMNS + ") FROM STDIN", new StringReader(rows));
+      written = copied == expected;
     } catch (SQLException | IOException e) {
-      LOG.warn("COPY of {} events into {} failed: {}", expected, HISTORY, e.getMessage());
-      return Status.ERROR;
+      failed("COPY of " + expected + " events into " + HISTORY, e);
     }
+    return history.settle(batchOutcomes, written);
+  }
+
+  private Status failed(String what, Exception e) {
+    live.failed(e);
+    PostgisDB.FAILURES.failed(what, e.getMessage(), null);
+    return Status.ERROR;
   }
 
   /** Creates the partition of a split ("suffix@firstMs") unless this connection already saw it. */
@@ -105,7 +100,7 @@ final class PostgisLastLocation implements LastLocationContract {
     }
     long first = Long.parseLong(pending.substring(pending.indexOf('@') + 1));
     long end = split.bounds(first)[1];
-    try (Statement s = connection.createStatement()) {
+    try (Statement s = live.get().createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + HISTORY + "_" + suffix + " PARTITION OF " + HISTORY
           + " FOR VALUES FROM (" + first + ") TO (" + end + ")");
     } catch (SQLException e) {
@@ -120,7 +115,7 @@ final class PostgisLastLocation implements LastLocationContract {
   @Override
   public Status upsertLastLocation(LocationEvent e) {
     try {
-      PreparedStatement s = statements.apply("INSERT INTO " + LKL + " (user_id, cell_id, ts, location)"
+      PreparedStatement s = live.statement("INSERT INTO " + LKL + " (user_id, cell_id, ts, location)"
           + " VALUES (?, ?, ?, ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography)"
           + " ON CONFLICT (user_id) DO UPDATE SET cell_id = EXCLUDED.cell_id, ts = EXCLUDED.ts,"
           + " location = EXCLUDED.location WHERE " + LKL + ".ts < EXCLUDED.ts");
@@ -131,8 +126,7 @@ final class PostgisLastLocation implements LastLocationContract {
       s.setDouble(5, e.latitude());
       return s.executeUpdate() == 1 ? Status.OK : LastLocationContract.STALE;
     } catch (SQLException ex) {
-      LOG.warn("Upsert of {} failed: {}", e.userId(), ex.getMessage());
-      return Status.ERROR;
+      return failed("Upsert of " + e.userId(), ex);
     }
   }
 
@@ -162,7 +156,7 @@ final class PostgisLastLocation implements LastLocationContract {
 
   private Status query(String sql, List<LocationEvent> out, Object... parameters) {
     try {
-      PreparedStatement s = statements.apply(sql);
+      PreparedStatement s = live.statement(sql);
       for (int i = 0; i < parameters.length; i++) {
         s.setObject(i + 1, parameters[i]);
       }
@@ -173,8 +167,7 @@ final class PostgisLastLocation implements LastLocationContract {
       }
       return Status.OK;
     } catch (SQLException e) {
-      LOG.warn("Query failed: {}", e.getMessage());
-      return Status.ERROR;
+      return failed("Query", e);
     }
   }
 }

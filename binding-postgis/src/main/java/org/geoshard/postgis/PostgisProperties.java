@@ -15,7 +15,7 @@ public final class PostgisProperties implements PropertyCatalog {
   @Override
   public Set<String> names() {
     return Set.of(PostgisSettings.URL, PostgisSettings.USER, PostgisSettings.PASSWORD, PostgisSettings.TABLE,
-        PostgisSettings.INDEX_WHEN, PostgisSettings.DROP, PostgisSettings.CONNECT_TIMEOUT, PostgisSettings.BATCH_SIZE);
+        PostgisSettings.INDEX_WHEN, PostgisSettings.DROP, PostgisSettings.APPEND, PostgisSettings.CONNECT_TIMEOUT, PostgisSettings.BATCH_SIZE);
   }
 
   @Override

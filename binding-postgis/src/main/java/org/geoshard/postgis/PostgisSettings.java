@@ -13,9 +13,10 @@ import org.geoshard.harness.config.PropertyReader;
  * @param batchSize restaurants per COPY
  * @param indexAfterLoad build the GiST index after the load (default) rather than before
  * @param drop drop the tables before a load
+ * @param append load into tables that already hold rows (a load split over several clients)
  */
 public record PostgisSettings(String url, String user, String password, String table, int batchSize,
-                              boolean indexAfterLoad, boolean drop, Duration connectTimeout) {
+                              boolean indexAfterLoad, boolean drop, boolean append, Duration connectTimeout) {
 
   public static final String URL = "postgis.url";
   public static final String USER = "postgis.user";
@@ -23,6 +24,7 @@ public record PostgisSettings(String url, String user, String password, String t
   public static final String TABLE = "postgis.table";
   public static final String INDEX_WHEN = "postgis.index.when";
   public static final String DROP = "postgis.drop";
+  public static final String APPEND = "postgis.append";
   public static final String CONNECT_TIMEOUT = "postgis.connectTimeout";
   public static final String BATCH_SIZE = "batchsize";
 
@@ -43,12 +45,14 @@ public record PostgisSettings(String url, String user, String password, String t
     int batchSize = in.intInRange(BATCH_SIZE, 1000, 1, 1_000_000);
     IndexWhen when = in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class);
     boolean drop = in.bool(DROP, false);
+    boolean append = in.bool(APPEND, false);
     Duration connectTimeout = in.seconds(CONNECT_TIMEOUT, Duration.ofSeconds(5), 1);
     // Like libpq, fall back to PGUSER and PGPASSWORD, so that a password need not be on a command line.
     String user = in.string(USER, System.getenv("PGUSER"));
     String password = in.string(PASSWORD, System.getenv("PGPASSWORD"));
     in.throwIfProblems();
-    return new PostgisSettings(url, user, password, table, batchSize, when == IndexWhen.AFTER, drop, connectTimeout);
+    return new PostgisSettings(url, user, password, table, batchSize, when == IndexWhen.AFTER, drop, append,
+        connectTimeout);
   }
 
   /** The URL as it may be shown: passwords masked. */

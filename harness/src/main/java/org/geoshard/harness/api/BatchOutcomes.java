@@ -11,6 +11,13 @@ package org.geoshard.harness.api;
  *
  * <p>The harness hands each binding instance its listener before the first operation; the binding
  * calls it from the thread that flushed (a client thread, or the thread running {@code cleanup()}).
+ *
+ * <p>The settled counts cover exactly the records the binding answered {@code BATCHED_OK}. The call
+ * whose record fills a batch may answer {@code BATCHED_OK} too and settle the whole batch before it
+ * returns, or answer its own record's outcome ({@code OK}/{@code ERROR}) and settle only the others;
+ * either way no record is counted twice. A record never settled by the end of {@code cleanup()} is
+ * counted as an error. A binding that answers {@code BATCHED_OK} without implementing this interface
+ * (any plain YCSB binding) has that answer counted as a success at once, as YCSB does.
  */
 public interface BatchOutcomes {
 

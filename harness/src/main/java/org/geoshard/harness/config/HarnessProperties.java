@@ -8,7 +8,7 @@ import org.geoshard.harness.run.RunSettings;
 public final class HarnessProperties implements PropertyCatalog {
   @Override
   public Set<String> prefixes() {
-    return Set.of("results.", "stats.", "ramp.", "sla.", "status.");
+    return Set.of("results.", "stats.", "ramp.", "sla.", "status.", "giveup.");
   }
 
   @Override
@@ -16,8 +16,8 @@ public final class HarnessProperties implements PropertyCatalog {
     return Set.of(RunSettings.WORKLOAD, RunSettings.THREAD_COUNT, RunSettings.OPERATION_COUNT,
         RunSettings.RECORD_COUNT, RunSettings.INSERT_START, RunSettings.INSERT_COUNT, RunSettings.TARGET,
         RunSettings.MAX_EXECUTION_TIME, RunSettings.MEASUREMENT_TYPE, RunSettings.MEASUREMENT_INTERVAL,
-        RunSettings.STATUS_INTERVAL, RunSettings.SEED, RunSettings.RESULTS_DIR, RunSettings.RESULTS_LABEL,
-        RunSettings.DO_TRANSACTIONS,
+        RunSettings.STATUS_INTERVAL, RunSettings.GIVE_UP, RunSettings.SEED, RunSettings.RESULTS_DIR,
+        RunSettings.RESULTS_LABEL, RunSettings.DO_TRANSACTIONS,
         RampSettings.MODE, RampSettings.START, RampSettings.STEP, RampSettings.INTERVAL, RampSettings.MAX_THREADS,
         RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,

@@ -27,4 +27,9 @@ public record Interval(long index, long startEpochMs, long endEpochMs, int threa
   public long errors() {
     return samples.stream().mapToLong(IntervalSample::errors).sum();
   }
+
+  /** Operations that succeeded, all operations but {@link Totals#CLEANUP} (the binding's final flush). */
+  public long succeeded() {
+    return samples.stream().filter(s -> !Totals.CLEANUP.equals(s.operation())).mapToLong(IntervalSample::ok).sum();
+  }
 }

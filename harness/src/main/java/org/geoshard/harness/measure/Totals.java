@@ -47,4 +47,9 @@ public final class Totals implements IntervalListener {
   public synchronized long errors() {
     return overallErrors;
   }
+
+  /** Operations that succeeded (all but CLEANUP): what every throughput figure counts. */
+  public synchronized long succeeded() {
+    return Math.max(0, overall.getTotalCount() - overallErrors);
+  }
 }

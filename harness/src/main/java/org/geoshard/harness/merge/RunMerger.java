@@ -90,7 +90,7 @@ public final class RunMerger {
     int threads = runs.stream().mapToInt(r -> r.summary().path("threads").asInt()).sum();
     int failures = runs.stream().mapToInt(r -> r.summary().path("threadFailures").asInt()).sum();
     RunResult result = new RunResult(folder.path(), stopReason(runs), runtimeMs, totals.operations(), totals.errors(),
-        totals.operations() * 1000.0 / runtimeMs, threads, failures, totals.overall(), totals.perOperation(), ramp,
+        totals.succeeded() * 1000.0 / runtimeMs, threads, failures, totals.overall(), totals.perOperation(), ramp,
         plateau, false, null);
     Summary.write(folder, result, totals.perOperation());
     folder.writeJson(RunFolder.RUN_JSON, record(runs, base, end, result));

@@ -8,12 +8,14 @@ import org.geoshard.harness.measure.Interval;
 import org.geoshard.harness.measure.IntervalListener;
 import org.geoshard.harness.measure.IntervalSample;
 import org.geoshard.harness.measure.OperationMeter;
+import org.geoshard.harness.measure.Totals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs a status line every {@code status.interval}: elapsed time, total operations, the rate over the
- * last period, threads, errors, and per operation the count and p50/p95/p99 of the last period.
+ * Logs a status line every {@code status.interval}: elapsed time, total operations, the rate of
+ * successful operations over the last period, threads, errors, and per operation the count and
+ * p50/p95/p99 of the last period.
  */
 public final class StatusReporter implements IntervalListener {
   private static final Logger LOG = LoggerFactory.getLogger("status");
@@ -39,8 +41,10 @@ public final class StatusReporter implements IntervalListener {
   public void onInterval(Interval interval) {
     for (IntervalSample sample : interval.samples()) {
       period.computeIfAbsent(sample.operation(), name -> OperationMeter.newHistogram()).add(sample.histogram());
-      periodOps += sample.count();
-      periodErrors += sample.errors();
+      if (!Totals.CLEANUP.equals(sample.operation())) {
+        periodOps += sample.count();
+        periodErrors += sample.errors();
+      }
     }
     // Allow a few milliseconds of scheduling jitter so that 10 one-second intervals make 10 s.
     if (interval.endEpochMs() + 50 >= nextReportMs) {
@@ -60,7 +64,7 @@ public final class StatusReporter implements IntervalListener {
     StringBuilder line = new StringBuilder()
         .append(Math.round((nowMs - startEpochMs) / 1000.0)).append(" sec: ")
         .append(Formats.grouped(totalOps + periodOps)).append(" operations; ")
-        .append(Formats.decimal(periodOps / seconds, 1)).append(" current ops/sec; ")
+        .append(Formats.decimal(Math.max(0, periodOps - periodErrors) / seconds, 1)).append(" current ops/sec; ")
         .append(threads).append(" threads; ")
         .append(totalErrors + periodErrors).append(" errors");
     period.forEach((name, histogram) -> {

@@ -28,6 +28,7 @@ public final class Summary {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("operations", result.operations());
     json.put("errors", result.errors());
+    json.put("succeeded", Math.max(0, result.operations() - result.errors()));
     json.put("throughput", round(result.throughput()));
     json.put("runtimeMs", result.runtimeMs());
     json.put("stopReason", result.stopReason().label());
@@ -90,6 +91,7 @@ public final class Summary {
     s.put("endSecond", step.endSecond());
     s.put("operations", step.operations());
     s.put("errors", step.errors());
+    s.put("succeeded", Math.max(0, step.operations() - step.errors()));
     s.put("timeouts", step.timeouts());
     s.put("throughput", round(step.throughput()));
     s.put("p50Us", step.p50Us());
@@ -135,6 +137,7 @@ public final class Summary {
     line(out, "OVERALL", "Throughput(ops/sec)", Formats.decimal(result.throughput(), 2));
     line(out, "OVERALL", "Operations", Long.toString(result.operations()));
     line(out, "OVERALL", "Errors", Long.toString(result.errors()));
+    line(out, "OVERALL", "Succeeded", Long.toString(Math.max(0, result.operations() - result.errors())));
     line(out, "OVERALL", "Threads", Integer.toString(result.threads()));
     line(out, "OVERALL", "ThreadFailures", Integer.toString(result.threadFailures()));
     line(out, "OVERALL", "StopReason", result.stopReason().label());

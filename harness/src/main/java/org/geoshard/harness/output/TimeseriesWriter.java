@@ -12,7 +12,8 @@ import org.geoshard.harness.measure.LatencyStats;
 
 /**
  * Writes {@code timeseries.csv}: one row per interval and operation that ran in it, flushed every
- * interval so that a crash keeps what was measured.
+ * interval so that a crash keeps what was measured. {@code ops} counts every operation that ended,
+ * {@code errors} those that failed, and {@code opsPerSec} only those that succeeded.
  */
 public final class TimeseriesWriter implements IntervalListener {
   public static final String FILE_NAME = "timeseries.csv";
@@ -32,7 +33,7 @@ public final class TimeseriesWriter implements IntervalListener {
   public void onInterval(Interval interval) throws IOException {
     for (IntervalSample sample : interval.samples()) {
       LatencyStats stats = LatencyStats.of(sample.histogram(), sample.errors());
-      double opsPerSec = stats.count() * 1000.0 / interval.durationMs();
+      double opsPerSec = sample.ok() * 1000.0 / interval.durationMs();
       out.write(interval.index() + "," + interval.startEpochMs() + "," + interval.durationMs() + ","
           + sample.operation() + "," + stats.count() + "," + stats.errors() + ","
           + Formats.decimal(opsPerSec, 1) + "," + stats.p50Us() + "," + stats.p95Us() + ","

@@ -12,6 +12,8 @@ import org.geoshard.harness.measure.LatencyStats;
  * @param offeredOpsPerSec the offered rate in an open-loop ramp, null in a closed loop
  * @param startSecond first interval ({@code second} in timeseries.csv) of the step's window
  * @param endSecond last interval of the step's window
+ * @param operations operations that ended in the window, failed ones included
+ * @param throughput operations that succeeded per second ({@code operations - errors} over the window)
  * @param withinLatencyPercent share of requests within the latency limit
  * @param durationMs length of the step's window
  * @param perOperation each operation's statistics over the window
@@ -24,9 +26,9 @@ public record StepRecord(int step, int threads, Double offeredOpsPerSec, long st
     perOperation = Collections.unmodifiableMap(new LinkedHashMap<>(perOperation));
   }
 
-  /** An operation's throughput over the window, in operations per second. */
+  /** An operation's throughput over the window: operations that succeeded, per second. */
   public double throughput(String operation) {
     LatencyStats stats = perOperation.get(operation);
-    return stats == null ? 0 : stats.count() * 1000.0 / Math.max(1, durationMs);
+    return stats == null ? 0 : Math.max(0, stats.count() - stats.errors()) * 1000.0 / Math.max(1, durationMs);
   }
 }

@@ -53,8 +53,10 @@ public final class Window {
     boolean any = overall.getTotalCount() > 0;
     Map<String, LatencyStats> operations = new LinkedHashMap<>();
     perOperation.forEach((name, h) -> operations.put(name, LatencyStats.of(h, errorsByOperation.getOrDefault(name, 0L))));
+    // Throughput counts what succeeded; the errors stand beside it and the rule judges them.
+    long succeeded = Math.max(0, overall.getTotalCount() - errors);
     return new StepRecord(step, threads, offeredRate, firstIndex, lastIndex, overall.getTotalCount(), errors,
-        rule.timeouts(overall), overall.getTotalCount() / seconds,
+        rule.timeouts(overall), succeeded / seconds,
         any ? overall.getValueAtPercentile(50) : 0, any ? overall.getValueAtPercentile(95) : 0,
         any ? overall.getValueAtPercentile(98) : 0, any ? overall.getValueAtPercentile(99) : 0,
         any ? overall.getMaxValue() : 0, rule.shareWithinLatency(overall), verdict, Math.max(1, durationMs), operations);

@@ -8,11 +8,15 @@ import java.util.Set;
 import java.util.Vector;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.OperationMeter;
 import org.geoshard.harness.measure.Totals;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -26,22 +30,25 @@ import site.ycsb.Status;
  * straight through, which is how the harness's own overhead is measured.
  */
 final class MeasuredDB extends DB implements HarnessDB {
+  private static final Logger LOG = LoggerFactory.getLogger(MeasuredDB.class);
   private final DB binding;
   private final Meters meters;
   private final int stripe;
   private final boolean measured;
   private final boolean fromIntendedTime;
-  private final ErrorReporter errors;
+  private final FailureLog errors;
   private final OperationMeter read;
   private final OperationMeter scan;
   private final OperationMeter update;
   private final OperationMeter insert;
   private final OperationMeter delete;
+  /** Records the binding buffered and has not settled; null when the binding does not report batches. */
+  private final BatchLedger batches;
   /** When the schedule wanted the current operation to start (0 when not throttled). Owner thread only. */
   private long intendedStartNanos;
 
   MeasuredDB(DB binding, Meters meters, int threadId, boolean measured, MeasurementInterval interval,
-      ErrorReporter errors) {
+      FailureLog errors) {
     this.binding = binding;
     this.meters = meters;
     this.stripe = threadId;
@@ -53,6 +60,13 @@ final class MeasuredDB extends DB implements HarnessDB {
     this.update = meters.meter("UPDATE");
     this.insert = meters.meter("INSERT");
     this.delete = meters.meter("DELETE");
+    if (binding instanceof BatchOutcomes reporting) {
+      // Unmeasured runs count nothing, but the binding still gets a listener to call.
+      this.batches = measured ? new BatchLedger(meters, threadId) : null;
+      reporting.batchOutcomeListener(measured ? batches : (operation, ok, failed) -> { });
+    } else {
+      this.batches = null;
+    }
   }
 
   DB binding() {
@@ -78,7 +92,10 @@ final class MeasuredDB extends DB implements HarnessDB {
     binding.init();
   }
 
-  /** Cleans the binding up (a batching binding flushes here), measured as {@code CLEANUP}. */
+  /**
+   * Cleans the binding up (a batching binding flushes here), measured as {@code CLEANUP}. Records the
+   * binding buffered and never settled are counted as errors then: nothing says they were written.
+   */
   @Override
   public void cleanup() throws DBException {
     long start = System.nanoTime();
@@ -89,6 +106,17 @@ final class MeasuredDB extends DB implements HarnessDB {
     } finally {
       if (measured) {
         meters.meter(Totals.CLEANUP).record(stripe, (System.nanoTime() - start) / 1000, ok);
+      }
+      if (batches != null) {
+        long[] left = batches.abandon();
+        if (left[0] > 0) {
+          LOG.warn("Thread {}: {} buffered records were never reported written by the binding; counted as errors.",
+              stripe, left[0]);
+        }
+        if (left[1] > 0) {
+          LOG.warn("Thread {}: the binding reported {} more batched records than it buffered; they are not counted.",
+              stripe, left[1]);
+        }
       }
     }
   }
@@ -126,7 +154,12 @@ final class MeasuredDB extends DB implements HarnessDB {
     }
     if (measured) {
       Outcome outcome = classify.apply(status);
-      meters.meter(outcome.operation()).record(stripe, (System.nanoTime() - start) / 1000, outcome.ok());
+      long micros = (System.nanoTime() - start) / 1000;
+      if (status == Status.BATCHED_OK && batches != null) {
+        batches.buffered(outcome.operation(), micros);
+      } else {
+        meters.meter(outcome.operation()).record(stripe, micros, outcome.ok());
+      }
     }
     return status;
   }
@@ -219,14 +252,20 @@ final class MeasuredDB extends DB implements HarnessDB {
     return System.nanoTime();
   }
 
+  /** Counts the call, except a buffered record of a binding that reports batches: its batch will. */
   private void finish(OperationMeter meter, long startNanos, Status status) {
     if (measured) {
-      meter.record(stripe, (System.nanoTime() - startNanos) / 1000, status != null && status.isOk());
+      long micros = (System.nanoTime() - startNanos) / 1000;
+      if (status == Status.BATCHED_OK && batches != null) {
+        batches.buffered(meter.name(), micros);
+      } else {
+        meter.record(stripe, micros, status != null && status.isOk());
+      }
     }
   }
 
   private Status failed(String operation, RuntimeException e) {
-    errors.operationFailed(operation, e);
+    errors.failed(operation + " (an exception out of the binding, counted as an error)", e.toString(), e);
     return Status.ERROR;
   }
 }

@@ -10,7 +10,8 @@ import org.geoshard.harness.stats.Plateau;
  * What a load or run measured.
  *
  * @param runtimeMs from the moment all threads were released to the moment the last one finished
- * @param throughput measured operations per second over {@code runtimeMs}
+ * @param operations operations that ended, failed ones included
+ * @param throughput operations that succeeded ({@code operations - errors}) per second over {@code runtimeMs}
  * @param threadFailures threads that crashed (their finished operations are still counted)
  * @param threads client threads at the end
  * @param ramp the max-throughput search, or null for a run with fixed threads
@@ -32,10 +33,10 @@ public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long
   }
 
   /**
-   * True when something went wrong that the user must look at: a failed start, a crashed thread, or
-   * operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
+   * True when something went wrong that the user must look at: a failed start, a crashed thread, a
+   * phase that gave up, or operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
    */
   public boolean hasFailures() {
-    return threadFailures > 0 || stopReason == StopReason.FAILED || preparationFailed || (ramp == null && errors > 0);
+    return threadFailures > 0 || stopReason == StopReason.FAILED || stopReason == StopReason.GIVEUP || preparationFailed || (ramp == null && errors > 0);
   }
 }

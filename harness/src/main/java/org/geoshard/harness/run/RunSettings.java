@@ -26,6 +26,8 @@ public final class RunSettings {
   public static final String MEASUREMENT_TYPE = "measurementtype";
   public static final String MEASUREMENT_INTERVAL = "measurement.interval";
   public static final String STATUS_INTERVAL = "status.interval";
+  /** Seconds without a successful operation, while operations fail, after which a phase gives up. */
+  public static final String GIVE_UP = "giveup.s";
   public static final String SEED = "seed";
   public static final String RESULTS_DIR = "results.dir";
   public static final String RESULTS_LABEL = "results.label";
@@ -35,6 +37,8 @@ public final class RunSettings {
   /** The seed when none is given: runs are reproducible by default. */
   public static final long DEFAULT_SEED = 1L;
   public static final int MAX_THREADS = 100_000;
+  /** Long enough for a database restart or a fail-over, short enough not to run for hours into nothing. */
+  public static final Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
 
   private final Phase phase;
   private final String workloadClass;
@@ -45,6 +49,7 @@ public final class RunSettings {
   private final double targetOpsPerSecond;
   private final Duration maxExecutionTime;
   private final Duration statusInterval;
+  private final Duration giveUp;
   private final boolean measured;
   private final MeasurementInterval measurementInterval;
   private final long seed;
@@ -62,6 +67,7 @@ public final class RunSettings {
     this.targetOpsPerSecond = b.targetOpsPerSecond;
     this.maxExecutionTime = Objects.requireNonNull(b.maxExecutionTime, "maxExecutionTime");
     this.statusInterval = Objects.requireNonNull(b.statusInterval, "statusInterval");
+    this.giveUp = Objects.requireNonNull(b.giveUp, "giveUp");
     this.measured = b.measured;
     this.measurementInterval = Objects.requireNonNull(b.measurementInterval, "measurementInterval");
     this.seed = b.seed;
@@ -95,6 +101,7 @@ public final class RunSettings {
     b.targetOpsPerSecond = in.doubleInRange(TARGET, 0, 0, 1e12);
     b.maxExecutionTime = in.seconds(MAX_EXECUTION_TIME, Duration.ZERO, 0);
     b.statusInterval = in.seconds(STATUS_INTERVAL, Duration.ofSeconds(10), 0);
+    b.giveUp = in.seconds(GIVE_UP, DEFAULT_GIVE_UP, 0);
     String type = in.string(MEASUREMENT_TYPE, "hdrhistogram");
     if (!type.equals("hdrhistogram") && !type.equals("none")) {
       in.problem("Property 'measurementtype' must be hdrhistogram or none (geoshard always records"
@@ -183,6 +190,11 @@ public final class RunSettings {
     return statusInterval;
   }
 
+  /** How long a phase goes on with failures and no success ({@code giveup.s}); zero never gives up. */
+  public Duration giveUp() {
+    return giveUp;
+  }
+
   /** False with {@code measurementtype=none}: operations run unmeasured (to gauge the harness). */
   public boolean measured() {
     return measured;
@@ -245,6 +257,7 @@ public final class RunSettings {
     private double targetOpsPerSecond;
     private Duration maxExecutionTime = Duration.ZERO;
     private Duration statusInterval = Duration.ofSeconds(10);
+    private Duration giveUp = DEFAULT_GIVE_UP;
     private boolean measured = true;
     private MeasurementInterval measurementInterval = MeasurementInterval.OP;
     private long seed = DEFAULT_SEED;
@@ -277,6 +290,11 @@ public final class RunSettings {
       return this;
     }
 
+    public Builder giveUp(Duration giveUp) {
+      this.giveUp = giveUp;
+      return this;
+    }
+
     public Builder measured(boolean measured) {
       this.measured = measured;
       return this;
@@ -299,7 +317,7 @@ public final class RunSettings {
       if (operationCount < 0) {
         throw new IllegalArgumentException("operationCount must be >= 0: " + operationCount);
       }
-      if (maxExecutionTime.isNegative() || statusInterval.isNegative()) {
+      if (maxExecutionTime.isNegative() || statusInterval.isNegative() || giveUp.isNegative()) {
         throw new IllegalArgumentException("durations must not be negative");
       }
       return new RunSettings(this);

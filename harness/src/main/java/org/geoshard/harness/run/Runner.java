@@ -15,11 +15,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.config.Secrets;
 import org.geoshard.harness.measure.IntervalSampler;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
@@ -64,7 +66,8 @@ public final class Runner {
   private final Binding binding;
   private final Path defaultRoot;
   private final Meters meters = Meters.forThisMachine();
-  private final ErrorReporter errorReporter = new ErrorReporter();
+  /** Exceptions thrown out of the binding's operations: logged rate-limited, counted as errors. */
+  private final FailureLog thrown = new FailureLog(LoggerFactory.getLogger(MeasuredDB.class));
   private final CountDownLatch startGate = new CountDownLatch(1);
   private final CountDownLatch finished = new CountDownLatch(1);
   private final AtomicInteger running = new AtomicInteger();
@@ -135,7 +138,8 @@ public final class Runner {
       try {
         session.prepare(Preparable.Stage.BEFORE_LOAD);
       } catch (DBException | RuntimeException e) {
-        record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label());
+        record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label())
+            .put("failure", Secrets.maskText("Preparing the database failed: " + describe(e)));
         folder.writeJson(RunFolder.RUN_JSON, record.asMap());
         throw new StartFailedException("Preparing the database failed: " + describe(e), e);
       }
@@ -168,9 +172,10 @@ public final class Runner {
     if (startFailure.get() != null) {
       stop(StopReason.FAILED);
       joinWorkers(STOP_GRACE);
-      record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label());
-      folder.writeJson(RunFolder.RUN_JSON, record.asMap());
       Throwable cause = startFailure.get();
+      record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label())
+          .put("failure", Secrets.maskText("The run could not start: " + describe(cause)));
+      folder.writeJson(RunFolder.RUN_JSON, record.asMap());
       throw new StartFailedException("The run could not start: " + describe(cause), cause);
     }
 
@@ -188,6 +193,10 @@ public final class Runner {
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
     sampler.addListener(new HlogWriters(folder.path(), startMs));
+    // A measured phase only: unmeasured operations report neither successes nor failures.
+    if (settings.measured() && !settings.giveUp().isZero()) {
+      sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, () -> stop(StopReason.GIVEUP)));
+    }
     if (!settings.statusInterval().isZero()) {
       sampler.addListener(new StatusReporter(settings.statusInterval(), startMs));
     }
@@ -219,10 +228,12 @@ public final class Runner {
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
+    // Unmeasured runs (the harness gauging itself) know no errors: every operation counts.
+    long succeeded = settings.measured() ? totals.succeeded() : operations;
     RampResult stepResult = steps == null ? null : steps.finish();
     RampResult rampResult = ramping ? stepResult : null;
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
-        operations * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
+        succeeded * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
         rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
@@ -303,7 +314,7 @@ public final class Runner {
       int id = first + i;
       long share = planned / count + (i < planned % count ? 1 : 0);
       MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(), interval,
-          errorReporter);
+          thrown);
       Worker worker = new Worker(id, workloadThreadCount, db, workload, load, share, workerPacer, this);
       Thread thread = new Thread(() -> {
         running.incrementAndGet();

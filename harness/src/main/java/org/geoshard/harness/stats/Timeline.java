@@ -4,15 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 import org.geoshard.harness.measure.Interval;
 import org.geoshard.harness.measure.IntervalListener;
-import org.geoshard.harness.measure.IntervalSample;
-import org.geoshard.harness.measure.Totals;
 
-/** The run's throughput second by second (all operations but CLEANUP), for the plateau statistics. */
+/**
+ * The run's throughput second by second (operations that succeeded, all but CLEANUP), for the plateau
+ * statistics: a failed operation is never throughput.
+ */
 public final class Timeline implements IntervalListener {
-  /** One interval: its index ({@code second}), length and operations. */
-  public record Point(long second, long durationMs, long operations) {
+  /** One interval: its index ({@code second}), length and operations that succeeded. */
+  public record Point(long second, long durationMs, long succeeded) {
     public double opsPerSecond() {
-      return operations * 1000.0 / durationMs;
+      return succeeded * 1000.0 / durationMs;
     }
   }
 
@@ -20,13 +21,7 @@ public final class Timeline implements IntervalListener {
 
   @Override
   public synchronized void onInterval(Interval interval) {
-    long operations = 0;
-    for (IntervalSample sample : interval.samples()) {
-      if (!Totals.CLEANUP.equals(sample.operation())) {
-        operations += sample.count();
-      }
-    }
-    points.add(new Point(interval.index(), interval.durationMs(), operations));
+    points.add(new Point(interval.index(), interval.durationMs(), interval.succeeded()));
   }
 
   public synchronized List<Point> points() {

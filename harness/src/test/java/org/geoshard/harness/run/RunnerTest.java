@@ -34,7 +34,7 @@ class RunnerTest {
   @TempDir
   Path dir;
 
-  private static Properties workloada(String... pairs) {
+  static Properties workloada(String... pairs) {
     Properties p = new Properties();
     p.setProperty("workload", CoreWorkload.class.getName());
     p.setProperty("recordcount", "1000");
