@@ -4,7 +4,7 @@ Shared by check_inventory.py (ansible-inventory --graph) and check_rendered.py.
 """
 
 GROUPS = ("geoshard_standalone", "geoshard_configsvr", "geoshard_shardsvr", "geoshard_mongos", "geoshard_clients")
-SCENARIOS = ("0s", "2s", "3s", "3region-targeted")
+SCENARIOS = ("0s", "2s", "3s", "2s-cells", "3s-cells", "3region-targeted")
 
 
 def layout(cfg, router, shards, client, scenario):
@@ -12,7 +12,7 @@ def layout(cfg, router, shards, client, scenario):
     empty = {group: [] for group in GROUPS}
     if scenario == "0s":
         return dict(empty, geoshard_standalone=[shards[0]], geoshard_clients=[client])
-    count = 2 if scenario == "2s" else 3
+    count = 2 if scenario.startswith("2s") else 3
     mongos = shards[:count] if scenario == "3region-targeted" else [router]
     return dict(empty, geoshard_configsvr=[cfg], geoshard_shardsvr=shards[:count],
                 geoshard_mongos=mongos, geoshard_clients=[client])

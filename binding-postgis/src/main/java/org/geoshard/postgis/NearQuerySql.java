@@ -19,6 +19,16 @@ record NearQuerySql(String sql, List<Object> parameters) {
       + " ST_X(location::geometry) AS lon, ST_Y(location::geometry) AS lat";
 
   static NearQuerySql of(String table, GeoQuery q) {
+    return of(table, q, null);
+  }
+
+  /**
+   * With {@code cells} (the covering of the query's cap, not null) the query also names the cells its
+   * answer can lie in, so that the planner skips the partitions that hold none of them. One
+   * placeholder per cell (not one array), because PostgreSQL prunes partitions by a list of values
+   * but not by an array parameter; coverings have a handful of sizes, so few statements are prepared.
+   */
+  static NearQuerySql of(String table, GeoQuery q, long[] cells) {
     List<Object> parameters = new ArrayList<>();
     StringBuilder sql = new StringBuilder("WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)\n")
         .append("SELECT ").append(COLUMNS).append(", ST_Distance(r.location, centre.g, false) AS distance\n")
@@ -27,6 +37,12 @@ record NearQuerySql(String sql, List<Object> parameters) {
     parameters.add(q.longitude());
     parameters.add(q.latitude());
     parameters.add(q.maxDistanceMeters());
+    if (cells != null) {
+      sql.append("\n  AND r.cell IN (").append("?, ".repeat(cells.length - 1)).append("?)");
+      for (long cell : cells) {
+        parameters.add(cell);
+      }
+    }
     if (q.minDistanceMeters() > 0) {
       sql.append("\n  AND ST_Distance(r.location, centre.g, false) >= ?");
       parameters.add(q.minDistanceMeters());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.sql.Array;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
 import org.geoshard.geo.GeoWorkload;
+import org.geoshard.geo.cells.CellRanges;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
@@ -53,6 +55,7 @@ public final class PostgisDB extends DB
   private static final TypeReference<Map<String, String>> FIELDS = new TypeReference<>() { };
 
   private PostgisSettings settings;
+  private CellPartitioning cells;
   private LiveConnection live;
   private CopyBatch restaurants;
   /** Outside the harness (preparation, plain YCSB) nobody listens: batches still answer for themselves. */
@@ -71,11 +74,12 @@ public final class PostgisDB extends DB
   public void init() throws DBException {
     try {
       settings = PostgisSettings.fromProperties(getProperties());
+      cells = CellPartitioning.fromProperties(getProperties());
       llSettings = LastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage(), e);
     }
-    live = new LiveConnection(() -> Connections.open(settings), settings.maskedUrl());
+    live = new LiveConnection(this::openConfigured, settings.maskedUrl());
     restaurants = new CopyBatch("INSERT", settings.batchSize());
     try {
       lastLocation = new PostgisLastLocation(live, new CopyBatch("HISTORY_INSERT", llSettings.historyBatchSize()),
@@ -88,6 +92,22 @@ public final class PostgisDB extends DB
       close();
       throw new DBException("Could not use " + settings.maskedUrl() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** A new connection (also after a reconnect), with the session settings of the table's layout. */
+  private Connection openConfigured() throws DBException {
+    Connection connection = Connections.open(settings);
+    try {
+      cells.configure(connection);
+    } catch (SQLException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw new DBException("Could not set up a session on " + settings.maskedUrl() + ": " + e.getMessage(), e);
+    }
+    return connection;
   }
 
   private boolean postgisInstalled() throws SQLException {
@@ -128,7 +148,7 @@ public final class PostgisDB extends DB
 
   @Override
   public Status insertRestaurant(Restaurant restaurant) {
-    CopyRows.append(restaurant, restaurants.rows());
+    cells.appendRow(restaurant, restaurants.rows());
     return restaurants.full() ? flush() : restaurants.waiting();
   }
 
@@ -138,8 +158,7 @@ public final class PostgisDB extends DB
     String rows = restaurants.take();
     boolean written = false;
     try {
-      long copied = live.copy().copyIn("COPY " + settings.table() + " " + CopyRows.COPY_SQL_COLUMNS + " FROM STDIN",
-          new StringReader(rows));
+      long copied = live.copy().copyIn(cells.copySql(settings.table()), new StringReader(rows));
       written = copied == expected;
       if (!written) {
         FAILURES.failed("COPY into " + settings.table(), "wrote " + copied + " rows of " + expected, null);
@@ -154,7 +173,7 @@ public final class PostgisDB extends DB
   @Override
   public Status near(GeoQuery query, List<GeoHit> hits) {
     hits.clear();
-    NearQuerySql sql = NearQuerySql.of(settings.table(), query);
+    NearQuerySql sql = cells.near(settings.table(), query);
     try {
       PreparedStatement statement = statement(sql.sql());
       bind(statement, sql.parameters());
@@ -313,6 +332,10 @@ public final class PostgisDB extends DB
           return Map.of("tables", tables);
         });
       }
+      checkLayout(table);
+      if (cells.partitioned()) {
+        steps.step("create cell partitions", this::createCellPartitions);
+      }
       // The tables of every workload this binding serves: each is small until a load fills it.
       steps.step("create tables", () -> {
         for (String ddl : Schema.createRestaurants(table)) {
@@ -340,6 +363,26 @@ public final class PostgisDB extends DB
       return Map.of();
     });
     steps.step("count rows", () -> Map.of("rows", count(table)));
+  }
+
+  private void checkLayout(String table) throws DBException {
+    String problem;
+    try {
+      problem = cells.layoutProblem(live.get(), table);
+    } catch (SQLException e) {
+      throw new DBException("Could not inspect " + table + ": " + e.getMessage(), e);
+    }
+    if (problem != null) {
+      throw new DBException(problem);
+    }
+  }
+
+  private Map<String, Object> createCellPartitions() throws Exception {
+    CellRanges ranges = cells.ranges(getProperties());
+    for (String ddl : CellPartitioning.createTable(settings.table(), ranges)) {
+      execute(ddl);
+    }
+    return cells.describe(ranges);
   }
 
   /** The tables the workload's load fills (the binding serves three workloads, each with its own). */
@@ -376,7 +419,9 @@ public final class PostgisDB extends DB
     execute(Schema.createLocationIndex(table));
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("index", Schema.locationIndex(table));
-    details.put("indexBytes", scalar("SELECT pg_relation_size('" + Schema.locationIndex(table) + "')"));
+    // Summed over the partition tree: a partitioned index has no storage of its own.
+    details.put("indexBytes", scalar("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('"
+        + Schema.locationIndex(table) + "')"));
     details.put("rows", count(table));
     return details;
   }
@@ -389,11 +434,12 @@ public final class PostgisDB extends DB
       topology.put("serverVersion", string("SHOW server_version"));
       topology.put("postgis", string("SELECT postgis_lib_version()"));
       topology.put("url", settings.maskedUrl());
+      topology.put("partition", cells.partitioned() ? "cells:" + cells.partitions() : "none");
       String table = settings.table();
       if (scalar("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'") > 0) {
         topology.put("table", table);
         topology.put("rows", count(table));
-        topology.put("tableBytes", scalar("SELECT pg_total_relation_size('" + table + "')"));
+        topology.put("tableBytes", scalar("SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('" + table + "')"));
         topology.put("locationIndex",
             scalar("SELECT count(*) FROM pg_class WHERE relname = '" + Schema.locationIndex(table) + "'") > 0);
       }

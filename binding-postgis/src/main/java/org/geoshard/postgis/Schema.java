@@ -14,16 +14,20 @@ final class Schema {
     return List.of("CREATE EXTENSION IF NOT EXISTS postgis",
         "CREATE TABLE IF NOT EXISTS " + table + " (\n"
             + "  id bigint PRIMARY KEY,\n"
-            + "  name text NOT NULL,\n"
-            + "  city text NOT NULL,\n"
-            + "  cuisine text NOT NULL,\n"
-            + "  opened integer NOT NULL,\n"
-            + "  rating integer NOT NULL,\n"
-            + "  reviews integer NOT NULL,\n"
-            + "  pricing text NOT NULL,\n"
-            + "  outside_area boolean NOT NULL,\n"
-            + "  location geography(Point, 4326) NOT NULL)");
+            + RESTAURANT_COLUMNS + ")");
   }
+
+  /** The restaurants' columns after the id (the cell-partitioned table adds its own key). */
+  static final String RESTAURANT_COLUMNS = ""
+      + "  name text NOT NULL,\n"
+      + "  city text NOT NULL,\n"
+      + "  cuisine text NOT NULL,\n"
+      + "  opened integer NOT NULL,\n"
+      + "  rating integer NOT NULL,\n"
+      + "  reviews integer NOT NULL,\n"
+      + "  pricing text NOT NULL,\n"
+      + "  outside_area boolean NOT NULL,\n"
+      + "  location geography(Point, 4326) NOT NULL";
 
   static String createLocationIndex(String table) {
     return "CREATE INDEX IF NOT EXISTS " + locationIndex(table) + " ON " + table + " USING GIST (location)";

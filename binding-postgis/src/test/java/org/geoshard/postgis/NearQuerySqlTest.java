@@ -48,4 +48,12 @@ class NearQuerySqlTest {
     assertThat(after.parameters().get(3)).isEqualTo(812.5);
     assertThat((Long[]) after.parameters().get(4)).containsExactly(4L, 9L);
   }
+
+  @Test
+  void theCoveringIsOnePlaceholderPerCellAfterTheRadius() {
+    NearQuerySql sql = NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.RatingGreaterThan(2)), new long[] {-5, 7});
+    assertThat(sql.sql()).contains("WHERE ST_DWithin(r.location, centre.g, ?, false)\n  AND r.cell IN (?, ?)\n  AND r.rating > ?\n");
+    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, -5L, 7L, 2, 10);
+    assertThat(NearQuerySql.of("t", BASIC, null)).isEqualTo(NearQuerySql.of("t", BASIC));
+  }
 }

@@ -42,7 +42,7 @@ class PostgisOracleTest {
 
   @BeforeAll
   void load() throws Exception {
-    Properties p = LocalPostgis.properties("t_oracle");
+    Properties p = properties();
     dataset = new RestaurantDataset(TestCities.FIVE, 0.02, Placement.UNIFORM_DISTANCE, 11);
     all = new ArrayList<>();
     db = new PostgisDB();
@@ -71,6 +71,11 @@ class PostgisOracleTest {
     geo.setProperty("geo.radius.min", "200");
     geo.setProperty("geo.radius.max", "20000");
     generator = new QueryGenerator(dataset, GeoSettings.fromProperties(geo));
+  }
+
+  /** The binding's properties: the table, and how it is laid out. */
+  Properties properties() throws Exception {
+    return LocalPostgis.properties("t_oracle");
   }
 
   @AfterAll

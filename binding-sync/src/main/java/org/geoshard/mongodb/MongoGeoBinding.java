@@ -62,6 +62,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Delegating
 
   private final List<CommandListener> extraListeners;
   private MongoSettings settings;
+  private CellKeyPlan cellKey;
   private SharedClients.Lease lease;
   private MongoDatabase database;
   private MongoCollection<Document> geo;
@@ -88,6 +89,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Delegating
   public void init() throws DBException {
     try {
       settings = MongoSettings.fromProperties(getProperties(), extraListeners);
+      cellKey = CellKeyPlan.of(settings.shardKey(), getProperties());
       llSettings = MongoLastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage());
@@ -159,7 +161,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Delegating
     if (checked(false) != null) {
       return Status.ERROR;
     }
-    List<Document> batch = geoBuffer.add(RestaurantDocuments.toDocument(restaurant));
+    List<Document> batch = geoBuffer.add(cellKey.document(restaurant));
     if (batch == null) {
       return Status.BATCHED_OK;
     }
@@ -172,7 +174,7 @@ public final class MongoGeoBinding extends DB implements GeoContract, Delegating
     if (checked(true) != null) {
       return Status.ERROR;
     }
-    NearQuery near = NearQuery.of(query);
+    NearQuery near = cellKey.near(query);
     FindIterable<Document> find = geo.find(near.filter()).limit(near.limit());
     if (near.skip() > 0) {
       find.skip(near.skip());
@@ -271,6 +273,10 @@ public final class MongoGeoBinding extends DB implements GeoContract, Delegating
       new LastLocationPreparation(cluster, database, llSettings, clockStart, settings.drop()).prepare(stage, steps);
     } else {
       cluster.prepare(stage, steps);
+      if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
+        steps.step("place cell ranges",
+            () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), getProperties()));
+      }
     }
   }
 

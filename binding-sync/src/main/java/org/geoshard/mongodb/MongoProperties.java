@@ -3,6 +3,7 @@ package org.geoshard.mongodb;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyCatalog;
 
 /** The property names the MongoDB binding reads, and its prefix: an unknown {@code mongodb.*} name is refused. */
@@ -25,6 +26,16 @@ public final class MongoProperties implements PropertyCatalog {
   @Override
   public List<String> problems(Properties properties) {
     List<String> problems = new java.util.ArrayList<>(PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties));
+    if (problems.isEmpty()) {
+      try {
+        String cellKey = CellKeyPlan.problem(MongoSettings.fromProperties(properties).shardKey());
+        if (cellKey != null) {
+          problems.add(cellKey);
+        }
+      } catch (ConfigException e) {
+        // reported above
+      }
+    }
     // The workload's own ll.* problems are its catalog's to report; only mongodb.ll.* here.
     PropertyCatalog.problemsOf(MongoLastLocationSettings::fromProperties, properties).stream()
         .filter(problem -> problem.contains("mongodb.ll.")).forEach(problems::add);

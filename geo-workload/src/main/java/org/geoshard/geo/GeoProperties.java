@@ -1,8 +1,10 @@
 package org.geoshard.geo;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.harness.config.PropertyCatalog;
 
 /** The property names the geo workload owns. */
@@ -16,11 +18,14 @@ public final class GeoProperties implements PropertyCatalog {
   public Set<String> names() {
     return Set.of(GeoSettings.CITIES, GeoSettings.CITIES_SKIP_BAD, GeoSettings.SCALE, GeoSettings.PLACEMENT,
         GeoSettings.PAGING, GeoSettings.RADIUS_MIN, GeoSettings.RADIUS_MAX, GeoSettings.PAGE_SIZE,
-        GeoSettings.END_PROPORTION, GeoSettings.FILTER_PROPORTION, GeoSettings.NEXT_PAGE_PROPORTION);
+        GeoSettings.END_PROPORTION, GeoSettings.FILTER_PROPORTION, GeoSettings.NEXT_PAGE_PROPORTION,
+        CellSettings.LEVEL, CellSettings.SHARDS, CellSettings.COVERING, CellSettings.QUERIES);
   }
 
   @Override
   public List<String> problems(Properties properties) {
-    return PropertyCatalog.problemsOf(GeoSettings::fromProperties, properties);
+    List<String> problems = new ArrayList<>(PropertyCatalog.problemsOf(GeoSettings::fromProperties, properties));
+    problems.addAll(PropertyCatalog.problemsOf(CellSettings::fromProperties, properties));
+    return problems;
   }
 }

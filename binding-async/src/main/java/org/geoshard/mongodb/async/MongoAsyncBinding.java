@@ -42,6 +42,7 @@ import org.geoshard.mongodb.YcsbDocuments;
 import org.geoshard.mongodb.MongoGeoBinding;
 import org.geoshard.mongodb.MongoLastLocationSettings;
 import org.geoshard.mongodb.MongoStartException;
+import org.geoshard.mongodb.CellKeyPlan;
 import org.geoshard.mongodb.NearQuery;
 import org.geoshard.mongodb.RestaurantDocuments;
 import org.reactivestreams.Publisher;
@@ -77,6 +78,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, Delegati
 
   private final List<CommandListener> extraListeners;
   private AsyncSettings settings;
+  private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
   private Router router;
   private InsertBuffer geoBuffer;
@@ -104,6 +106,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, Delegati
   public void init() throws DBException {
     try {
       settings = AsyncSettings.fromProperties(getProperties(), extraListeners);
+      cellKey = CellKeyPlan.of(settings.mongo().shardKey(), getProperties());
       llSettings = MongoLastLocationSettings.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage());
@@ -376,7 +379,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, Delegati
     if (checked(false) != null) {
       return Status.ERROR;
     }
-    List<Document> batch = geoBuffer.add(RestaurantDocuments.toDocument(restaurant));
+    List<Document> batch = geoBuffer.add(cellKey.document(restaurant));
     if (batch == null) {
       return Status.BATCHED_OK;
     }
@@ -389,7 +392,7 @@ public final class MongoAsyncBinding extends DB implements GeoContract, Delegati
     if (checked(true) != null) {
       return Status.ERROR;
     }
-    NearQuery near = NearQuery.of(query);
+    NearQuery near = cellKey.near(query);
     Endpoint e = router.keyless();
     e.counters.sent(Op.GEO_NEAR);
     FindPublisher<Document> find = on(e, geoTable).find(near.filter()).limit(near.limit());

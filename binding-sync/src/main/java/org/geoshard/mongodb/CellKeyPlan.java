@@ -1,0 +1,194 @@
+package org.geoshard.mongodb;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.bson.Document;
+import org.bson.types.MaxKey;
+import org.bson.types.MinKey;
+import org.geoshard.geo.GeoSettings;
+import org.geoshard.geo.GeoWorkload;
+import org.geoshard.geo.cells.CellCounts;
+import org.geoshard.geo.cells.CellGrid;
+import org.geoshard.geo.cells.CellRanges;
+import org.geoshard.geo.cells.CellSettings;
+import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.geo.contract.GeoQuery;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.config.ConfigException;
+import site.ycsb.DBException;
+
+/**
+ * The ranged S2-cell shard key ({@code mongodb.shardkey=cell:1}, or {@code cell:1,_id:1} where a cell
+ * may hold more than a chunk): each restaurant carries {@code cell}, its S2 cell id at
+ * {@code geo.cells.level}; preparation splits the key range into one range per shard, balanced by the
+ * dataset's restaurants per cell, and places them before the load; every near query carries
+ * {@code cell: {$in: [covering]}} ({@code geo.cells.covering}) so that mongos sends it only to the shards
+ * that own those cells. Inactive (documents and queries unchanged) for any other key. Immutable.
+ */
+public final class CellKeyPlan {
+  static final String FIELD = "cell";
+  static final CellKeyPlan INACTIVE = new CellKeyPlan(null, null, false);
+
+  private final ShardKey key;
+  private final CellGrid grid;
+  private final boolean covering;
+
+  private CellKeyPlan(ShardKey key, CellGrid grid, boolean covering) {
+    this.key = key;
+    this.grid = grid;
+    this.covering = covering;
+  }
+
+  /** The plan for a key: active when the key starts with {@code cell}, ranged. */
+  public static CellKeyPlan of(ShardKey key, Properties properties) throws ConfigException {
+    if (key == null || !key.parts().get(0).field().equals(FIELD)) {
+      return INACTIVE;
+    }
+    CellSettings cells = CellSettings.fromProperties(properties);
+    return new CellKeyPlan(key, cells.grid(), cells.covering());
+  }
+
+  /** One sentence for a key that names {@code cell} in a way the plan cannot serve, else null. */
+  static String problem(ShardKey key) {
+    if (key == null) {
+      return null;
+    }
+    List<ShardKey.Part> parts = key.parts();
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i).field().equals(FIELD) && (i > 0 || parts.get(i).hashed())) {
+        return "Property '" + MongoSettings.SHARD_KEY + "' is '" + key + "', but the cell key must be ranged and first"
+            + " (cell:1 or cell:1,_id:1), so that each shard owns stretches of the S2 curve.";
+      }
+    }
+    return null;
+  }
+
+  public boolean active() {
+    return grid != null;
+  }
+
+  /** The restaurant's document, with its cell when the plan is active. */
+  public Document document(Restaurant r) {
+    Document document = RestaurantDocuments.toDocument(r);
+    if (active()) {
+      document.append(FIELD, grid.cellOf(r.longitude(), r.latitude()));
+    }
+    return document;
+  }
+
+  /** The near query, with {@code cell: {$in: [...]}} when the plan is active and wants the covering. */
+  public NearQuery near(GeoQuery query) {
+    NearQuery near = NearQuery.of(query);
+    long[] cells = active() && covering ? grid.covering(query) : null;
+    if (cells == null) {
+      return near;
+    }
+    List<Long> in = new ArrayList<>(cells.length);
+    for (long cell : cells) {
+      in.add(cell);
+    }
+    Document filter = new Document(near.filter()).append(FIELD, new Document("$in", in));
+    return new NearQuery(filter, near.skip(), near.limit());
+  }
+
+  /**
+   * Splits the key range into one range per shard, balanced by the restaurants of the dataset the
+   * properties describe, and moves range i to shard i (shards by name). Idempotent: split points that
+   * are already chunk bounds are not split again, and a range already on its shard is not moved.
+   * {@code moveRange} from MongoDB 6.0, {@code moveChunk} before it.
+   */
+  Map<String, Object> place(MongoClient client, ServerFacts facts, String namespace, Properties properties)
+      throws DBException {
+    List<String> shards = shardNames(client);
+    CellRanges ranges;
+    try {
+      ranges = CellRanges.balanced(CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid),
+          shards.size());
+    } catch (ConfigException | CityFileException | IllegalArgumentException e) {
+      throw new MongoStartException("Could not split the cell key's range: " + e.getMessage());
+    }
+    MongoDatabase admin = client.getDatabase("admin");
+    Document sharding = CollectionChecks.shardingOf(client, namespace);
+    List<Document> chunks = chunks(client, sharding);
+    int splits = 0;
+    for (int i = 1; i < ranges.size(); i++) {
+      Document middle = bound(ranges.lowerBound(i));
+      if (chunks.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
+        admin.runCommand(new Document("split", namespace).append("middle", middle));
+        splits++;
+      }
+    }
+    chunks = chunks(client, sharding);
+    int moves = 0;
+    for (int i = 0; i < ranges.size(); i++) {
+      Document min = i == 0 ? minKey() : bound(ranges.lowerBound(i));
+      String owner = chunks.stream().filter(c -> min.equals(c.get("min", Document.class)))
+          .map(c -> c.getString("shard")).findFirst().orElse(null);
+      if (shards.get(i).equals(owner)) {
+        continue;
+      }
+      if (facts.version().atLeast(6, 0)) {
+        admin.runCommand(new Document("moveRange", namespace).append("min", min).append("toShard", shards.get(i)));
+      } else {
+        admin.runCommand(new Document("moveChunk", namespace).append("bounds", List.of(min, upper(ranges, i)))
+            .append("to", shards.get(i)));
+      }
+      moves++;
+    }
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("namespace", namespace);
+    details.put("key", key.toString());
+    details.put("level", grid.level());
+    details.put("covering", covering);
+    details.put("shards", shards);
+    details.put("lowerBounds", ranges.lowerBounds());
+    details.put("restaurantsPerShard", ranges.restaurantsPerRange());
+    details.put("splits", splits);
+    details.put("moves", moves);
+    details.put("command", facts.version().atLeast(6, 0) ? "moveRange" : "moveChunk");
+    return details;
+  }
+
+  /** The key document of a cell bound: {@code {cell: id}}, and {@code _id: MinKey} for the compound key. */
+  Document bound(long cell) {
+    Document bound = new Document(FIELD, cell);
+    key.parts().stream().skip(1).forEach(p -> bound.append(p.field(), new MinKey()));
+    return bound;
+  }
+
+  private Document minKey() {
+    Document bound = new Document();
+    key.parts().forEach(p -> bound.append(p.field(), new MinKey()));
+    return bound;
+  }
+
+  private Document upper(CellRanges ranges, int i) {
+    if (i < ranges.size() - 1) {
+      return bound(ranges.lowerBound(i + 1));
+    }
+    Document bound = new Document();
+    key.parts().forEach(p -> bound.append(p.field(), new MaxKey()));
+    return bound;
+  }
+
+  private static List<String> shardNames(MongoClient client) {
+    List<String> names = new ArrayList<>();
+    for (Document shard : client.getDatabase("admin").runCommand(new Document("listShards", 1))
+        .getList("shards", Document.class, List.of())) {
+      names.add(shard.getString("_id"));
+    }
+    names.sort(null);
+    return names;
+  }
+
+  private static List<Document> chunks(MongoClient client, Document sharding) {
+    Document match = sharding.get("uuid") != null ? new Document("uuid", sharding.get("uuid"))
+        : new Document("ns", sharding.get("_id"));
+    return client.getDatabase("config").getCollection("chunks").find(match).into(new ArrayList<>());
+  }
+}
