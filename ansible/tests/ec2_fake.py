@@ -5,10 +5,23 @@
   ec2_fake.py prepare KEY_NAME            key pairs, a decoy deployment; prints {region: ami}
   ec2_fake.py verify ID ADMIN_CIDR         tags and security groups of a provisioned deployment
   ec2_fake.py gone ID [ALIVE_ID ...]       ID fully removed; the decoy and ALIVE_IDs untouched
-Prints PASS/FAIL lines (verify, gone).
+  ec2_fake.py flaky-proxy PORT_FILE REFUSALS
+      an HTTP proxy on 127.0.0.1 in front of AWS_ENDPOINT_URL that answers the first REFUSALS
+      DeleteSecurityGroup calls of each group with EC2's DependencyViolation (as EC2 does right
+      after the termination of the group's instances); writes its port to PORT_FILE and, per
+      group, the refusals and the deletion to PORT_FILE.calls
+  ec2_fake.py refused PORT_FILE REFUSALS ID  every group of ID was refused REFUSALS times, then deleted
+Prints PASS/FAIL lines (verify, gone, refused).
 """
+import base64
+import http.server
 import json
+import os
 import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import boto3
 
@@ -87,7 +100,25 @@ def verify(benchmark_id, admin_cidr):
     ok = not problems and any(nodes.values())
     print(("PASS " if ok else "FAIL ") + "EC2 %s: instances tagged, security groups open SSH to the admin CIDR only and "
           "MongoDB ports to the deployment's own addresses only" % benchmark_id + ("" if ok else "\n    %s" % problems))
-    return 0 if ok else 1
+    ttl = []
+    for region, found in nodes.items():
+        for instance in found:
+            client = ec2(region)
+            tags = {t["Key"]: t["Value"] for t in instance.get("Tags", [])}
+            behaviour = client.describe_instance_attribute(InstanceId=instance["InstanceId"],
+                                                           Attribute="instanceInitiatedShutdownBehavior")
+            user_data = client.describe_instance_attribute(InstanceId=instance["InstanceId"], Attribute="userData")
+            script = base64.b64decode(user_data.get("UserData", {}).get("Value", "")).decode()
+            expires = tags.get("geoshard_expires_at", "")
+            epoch = [line.strip() for line in script.splitlines() if line.strip().startswith("expires_epoch=")]
+            if behaviour["InstanceInitiatedShutdownBehavior"]["Value"] != "terminate":
+                ttl.append("%s shuts down to %s" % (instance["InstanceId"], behaviour))
+            if not expires or not epoch or "poweroff" not in script or "bootcmd" not in script:
+                ttl.append("%s: tag geoshard_expires_at=%r, boot timer %r" % (instance["InstanceId"], expires, epoch))
+    ok_ttl = not ttl and any(nodes.values())
+    print(("PASS " if ok_ttl else "FAIL ") + "EC2 %s: every instance terminates itself when it shuts down, has a power-off "
+          "timer set at every boot and a geoshard_expires_at tag" % benchmark_id + ("" if ok_ttl else "\n    %s" % ttl))
+    return 0 if ok and ok_ttl else 1
 
 
 def gone(benchmark_id, alive):
@@ -101,6 +132,63 @@ def gone(benchmark_id, alive):
     return 0 if ok else 1
 
 
+def flaky_proxy(port_file, refusals):
+    upstream = os.environ["AWS_ENDPOINT_URL"].rstrip("/")
+    calls = {}
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            form = urllib.parse.parse_qs(body.decode())
+            if form.get("Action") == ["DeleteSecurityGroup"]:
+                group = form.get("GroupId", form.get("GroupName", ["?"]))[0]
+                with lock:
+                    calls.setdefault(group, []).append("refused" if len(calls.get(group, [])) < refusals else "deleted")
+                    outcome = calls[group][-1]
+                    with open(port_file + ".calls", "w") as out:
+                        json.dump(calls, out)
+                if outcome == "refused":
+                    message = ("<Response><Errors><Error><Code>DependencyViolation</Code><Message>resource %s has a "
+                               "dependent object</Message></Error></Errors><RequestID>geoshard-check</RequestID></Response>"
+                               % group).encode()
+                    self.send_response(400)
+                    self.send_header("Content-Type", "text/xml")
+                    self.send_header("Content-Length", str(len(message)))
+                    self.end_headers()
+                    self.wfile.write(message)
+                    return
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+            request = urllib.request.Request(upstream + self.path, data=body, headers=headers, method="POST")
+            try:
+                response = urllib.request.urlopen(request, timeout=60)
+                status, payload, kind = response.status, response.read(), response.headers.get("Content-Type", "text/xml")
+            except urllib.error.HTTPError as error:
+                status, payload, kind = error.code, error.read(), error.headers.get("Content-Type", "text/xml")
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(port_file, "w") as out:
+        out.write(str(server.server_address[1]))
+    server.serve_forever()
+
+
+def refused(port_file, refusals, benchmark_id):
+    calls = json.load(open(port_file + ".calls")) if os.path.exists(port_file + ".calls") else {}
+    want = ["refused"] * refusals + ["deleted"]
+    ok = bool(calls) and all(history == want for history in calls.values())
+    print(("PASS " if ok else "FAIL ") + "teardown.yml %s deleted each security group after %d DependencyViolation "
+          "refusals (back-off)" % (benchmark_id, refusals) + ("" if ok else "\n    %s" % calls))
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "prepare":
@@ -110,4 +198,8 @@ if __name__ == "__main__":
         sys.exit(verify(sys.argv[2], sys.argv[3]))
     if command == "gone":
         sys.exit(gone(sys.argv[2], sys.argv[3:]))
+    if command == "flaky-proxy":
+        flaky_proxy(sys.argv[2], int(sys.argv[3]))
+    if command == "refused":
+        sys.exit(refused(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
     sys.exit("unknown command " + command)

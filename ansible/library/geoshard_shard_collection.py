@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Part of the geoshard project (ansible/roles/mongodb_cluster).
+# Part of the geoshard project (ansible/library): used by the mongodb_cluster role.
 
 from __future__ import absolute_import, division, print_function
 
@@ -54,6 +54,10 @@ options:
     description: Initial chunks per shard for hashed keys on servers before 7.3.
     type: int
     default: 2
+  tls_ca_file:
+    description: CA certificate of the server's TLS certificate; connect with TLS when set.
+    type: str
+    default: ""
   timeout_ms:
     description: Server selection timeout.
     type: int
@@ -144,6 +148,7 @@ def main():
             key=dict(type="dict", required=True),
             unique=dict(type="bool", default=False),
             chunks_per_shard=dict(type="int", default=2),
+            tls_ca_file=dict(type="str", default=""),
             timeout_ms=dict(type="int", default=30000),
         ),
         supports_check_mode=True,
@@ -168,6 +173,7 @@ def main():
             authSource=params["login_database"],
             directConnection=True,
             serverSelectionTimeoutMS=params["timeout_ms"],
+            **(dict(tls=True, tlsCAFile=params["tls_ca_file"]) if params["tls_ca_file"] else {})
         )
         hello = client.admin.command("hello")
         if hello.get("msg") != "isdbgrid":

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Checks one run of bench.yml on this machine (tests/inventories/local, driven by ./check).
+
+usage: check_bench.py MODE COMMANDS_LOG LOCAL_ROOT RESULTS_DIR SCENARIO [RUNS] [VARIANTS_JSON]
+  MODE  first   prepare on the first client, a split load on both, every variant and
+                repetition 1..RUNS on both clients; run folders, logs, merged runs, runs.json
+                and the report on the controller; the load marker next to the data;
+        resume  a second bench.yml with the marker in place and one more repetition: no
+                prepare, no load, only repetition RUNS, merged;
+        reload  a second bench.yml after the data (and its marker) went away: prepare and
+                load again, no run again (every repetition's run folder is there).
+The expected command lines come from group_vars/scenario_<name>.yml, not from the role.
+CHECK_BENCH_REPORT=0: bench.yml ran with results_report_make_report=false (no report to look for).
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+import yaml
+
+BENCHMARK_ID = "localcheck"
+CLIENTS = ["local-client1", "local-client2"]
+
+mode, commands_log, root, results, scenario = sys.argv[1:6]
+settings = yaml.safe_load(open("group_vars/scenario_%s.yml" % scenario.replace("-", "_")))
+runs = int(sys.argv[6]) if len(sys.argv) > 6 else int(settings["ycsb_bench_runs"])
+variants = json.loads(sys.argv[7]) if len(sys.argv) > 7 else settings["ycsb_bench_variants"]
+workload, binding, collection = (settings[k] for k in ("ycsb_bench_workload", "ycsb_bench_binding", "ycsb_bench_collection"))
+failures = 0
+
+
+def check(ok, what, detail=""):
+    global failures
+    failures += 0 if ok else 1
+    print(("PASS " if ok else "FAIL ") + "bench %s/%s: %s" % (scenario, mode, what) + ("" if ok else "\n    " + str(detail)))
+
+
+def client_dir(client):
+    return os.path.join(root, client, "var/lib/geoshard/results", BENCHMARK_ID, scenario)
+
+
+def common(client):
+    return ["-P", "workloads/" + workload, "-P", os.path.join(root, client, "etc/geoshard/ycsb-connection.properties"),
+            "-p", "mongodb.collection=" + collection]
+
+
+def label(variant):
+    return scenario if variant == "default" else scenario + "-" + variant
+
+
+calls = [json.loads(line)["argv"] for line in open(commands_log, encoding="utf-8")]
+by_phase = {phase: [c for c in calls if c[0] == phase] for phase in ("prepare", "load", "run")}
+check(len(calls) == sum(len(v) for v in by_phase.values()), "every bin/ycsb call is a prepare, load or run", calls)
+
+# Prepare and load.
+loading = mode in ("first", "reload")
+stamps = set()
+if loading:
+    prepares = by_phase["prepare"]
+    ok = len(prepares) == 1 and prepares[0][:2] == ["prepare", binding] and prepares[0][2:2 + len(common(CLIENTS[0]))] == common(CLIENTS[0])
+    stamp = re.search(r"/prepare/(\d{8}T\d{6}Z)$", prepares[0][-1]) if len(prepares) == 1 else None
+    ok = ok and stamp is not None and prepares[0][-4:-1] == ["-p", "results.label=%s-prepare" % scenario, "-p"]
+    check(ok, "one prepare, on the first client, with the workload, connection file and collection", prepares)
+    if stamp:
+        stamps.add(stamp.group(1))
+    loads = sorted(by_phase["load"], key=lambda c: c[-1])
+    want = []
+    for index, client in enumerate(CLIENTS):
+        want.append(["load", binding] + common(client)
+                    + ["-p", "insertstart=%d" % (200 * index), "-p", "insertcount=200", "-threads", "32",
+                       "-p", "results.label=%s-load" % scenario, "-p",
+                       "results.dir=%s/load/%s" % (client_dir(client), stamp.group(1) if stamp else "?")])
+    check(loads == want, "both clients load their half (insertstart/insertcount) into load/<time>", loads)
+    for client in CLIENTS:
+        folder = os.path.join(results, scenario, client, "load", stamp.group(1) if stamp else "?")
+        check(os.path.isfile(os.path.join(folder, "run.json")), "%s's load run folder fetched to the controller" % client, folder)
+    prepared = os.path.join(results, scenario, CLIENTS[0], "prepare", stamp.group(1) if stamp else "?", "run.json")
+    check(os.path.isfile(prepared), "the prepare run folder fetched to the controller", prepared)
+else:
+    check(not by_phase["prepare"] and not by_phase["load"], "no prepare and no load: the marker says the data is there",
+          by_phase["prepare"] + by_phase["load"])
+
+if mode == "reload":
+    earlier = glob.glob(os.path.join(results, scenario, CLIENTS[0], "load", "*", "run.json"))
+    check(len(earlier) == 2, "the earlier load's run folder is kept beside the new one", earlier)
+
+marker_host, instance = ("local-shard1", "standalone") if scenario == "0s" else ("local-cfg1", "configsvr")
+marker = os.path.join(root, marker_host, "var/lib/mongodb", instance, "geoshard-loaded.json")
+if os.path.isfile(marker):
+    content = json.load(open(marker))
+    check(content.get("benchmark_id") == BENCHMARK_ID and content.get("scenario") == scenario
+          and content.get("clients") == CLIENTS, "the load marker sits in %s's data directory" % marker_host, content)
+else:
+    check(False, "the load marker sits in %s's data directory" % marker_host, marker + " is missing")
+
+# Runs: the exact command lines, one per client, variant and repetition.
+repetitions = [runs] if mode == "resume" else ([] if mode == "reload" else list(range(1, runs + 1)))
+want = []
+for variant in variants:
+    for n in repetitions:
+        for client in CLIENTS:
+            line = ["run", binding] + common(client)
+            for name, value in sorted(variant.get("properties", {}).items()):
+                line += ["-p", "%s=%s" % (name, value)]
+            if "threads" in variant:
+                line += ["-threads", str(variant["threads"])]
+            line += ["-p", "results.label=" + label(variant["name"]),
+                     "-p", "results.dir=%s/%s/run-%d" % (client_dir(client), variant["name"], n)]
+            want.append(line)
+got = by_phase["run"]
+check(sorted(got) == sorted(want), "%d run command lines as the scenario's variants and repetitions %s say"
+      % (len(want), repetitions), {"missing": [w for w in want if w not in got], "unexpected": [g for g in got if g not in want]})
+
+for variant in variants:
+    for n in repetitions:
+        name = "%s-run-%d" % (variant["name"], n)
+        handed = set()
+        for client in CLIENTS:
+            folder = os.path.join(results, scenario, client, variant["name"], "run-%d" % n)
+            record = json.load(open(os.path.join(folder, "run.json"))) if os.path.isfile(os.path.join(folder, "run.json")) else {}
+            check(record.get("label") == label(variant["name"]), "%s's %s fetched, label %s" % (client, name, label(variant["name"])),
+                  folder + ": " + str(record.get("label")))
+            log = os.path.join(results, scenario, client, "logs", name + ".log")
+            text = open(log).read() if os.path.isfile(log) else ""
+            handed |= set(re.findall(r"start-at (\d+);", text))
+        check(len(handed) == 1, "%s: both clients were handed one start time" % name, handed)
+        merged = os.path.join(results, scenario, "merged", variant["name"], "run-%d" % n, "run.json")
+        check(os.path.isfile(merged), "%s merged from both clients on the controller" % name, merged)
+
+listing = os.path.join(results, scenario, "runs.json")
+listed = json.load(open(listing)) if os.path.isfile(listing) else {"runs": []}
+want_listed = sorted((label(v["name"]), "%s/merged/%s/run-%d" % (scenario, v["name"], n))
+                     for v in variants for n in range(1, runs + 1))
+got_listed = sorted((r["label"], r["dir"]) for r in listed["runs"])
+check(got_listed == want_listed and not listed.get("missing"), "runs.json lists the merged run of every repetition", got_listed)
+report = os.path.join(results, scenario, "report", "report.md")
+if mode != "reload" and os.environ.get("CHECK_BENCH_REPORT", "1") == "1":
+    text = open(report).read() if os.path.isfile(report) else ""
+    check(all(label(v["name"]) in text for v in variants), "the report, built on the controller, names the scenario's runs", report)
+sys.exit(1 if failures else 0)
