@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -415,8 +416,16 @@ public final class PostgisDB extends DB
     return Map.of("tables", tables, "rows", 0);
   }
 
-  private Map<String, Object> indexDetails(String table) throws SQLException {
-    execute(Schema.createLocationIndex(table));
+  private Map<String, Object> indexDetails(String table) throws SQLException, DBException {
+    Duration every = Duration.ofSeconds(Long.parseLong(getProperties().getProperty("status.interval", "10").trim()));
+    if (every.isZero()) {
+      execute(Schema.createLocationIndex(table));
+    } else {
+      try (IndexProgress progress = IndexProgress.start(Connections.open(settings), table, Schema.locationIndex(table),
+          every, LOG::info)) {
+        execute(Schema.createLocationIndex(table));
+      }
+    }
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("index", Schema.locationIndex(table));
     // Summed over the partition tree: a partitioned index has no storage of its own.

@@ -18,6 +18,7 @@ import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
+import org.geoshard.harness.run.StopReason;
 import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.SplitScenario;
 import org.geoshard.lastlocation.contract.LastLocationContract;
@@ -131,11 +132,13 @@ class PostgisLastLocationTest {
     p.setProperty("ll.insert.rate", "1500");
     p.setProperty("threadcount", "2");
     p.setProperty("operationcount", "0");
-    p.setProperty("maxexecutiontime", "3");
     p.setProperty("results.dir", dir.resolve("load").toString());
+    // The load is not limited in time: on a busy machine a time limit could cut it short.
     RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
         new Binding("postgis-geo", PostgisDB.class), dir).execute();
     assertThat(load.hasFailures()).isFalse();
+    assertThat(load.stopReason()).isEqualTo(StopReason.COMPLETED);
+    p.setProperty("maxexecutiontime", "3");
     p.setProperty("results.dir", dir.resolve("run").toString());
     p.setProperty(PostgisSettings.DROP, "false");
     RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
@@ -143,8 +146,11 @@ class PostgisLastLocationTest {
     assertThat(run.errors()).isZero();
     long appended = run.perOperation().get("HISTORY_INSERT").count();
     long stale = run.perOperation().get("LKL_STALE").count();
-    assertThat(appended).isGreaterThan(2000);
-    assertThat(stale).isBetween((long) (appended * 0.15), (long) (appended * 0.25));
+    // 4,500 offered; a busy machine may write far fewer: the semantics are checked on whatever was written.
+    assertThat(appended).isPositive();
+    // 20% late: within 5 points or five binomial standard deviations, however many events a busy machine made.
+    double margin = Math.max(0.05 * appended, 5 * Math.sqrt(appended * 0.2 * 0.8));
+    assertThat((double) stale).isBetween(appended * 0.2 - margin, appended * 0.2 + margin);
     assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
 
     try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);

@@ -4,12 +4,16 @@ import com.mongodb.client.MongoClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.bson.Document;
 import org.geoshard.harness.config.Secrets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Times an index build on each shard by sampling {@code $currentOp} while {@code createIndexes} runs.
@@ -29,6 +33,10 @@ import org.geoshard.harness.config.Secrets;
  * bounds it. Sampling needs the {@code inprog} privilege (role clusterMonitor); without it the
  * per-shard figures are reported as unavailable with the reason. Only primaries are sampled; each
  * secondary builds at the same time (4.4+ simultaneous builds) and is not timed here.
+ *
+ * <p><b>Progress.</b> A long build (minutes at full scale) is not silent: at most every
+ * {@code progressEvery} the watcher logs each shard's build as {@code $currentOp} reports it (its
+ * {@code msg} and {@code progress.done}/{@code progress.total}, the share done, and how long it runs).
  */
 final class IndexBuildWatcher {
   /** What was seen of the build on one shard (or the one server when not sharded). */
@@ -38,7 +46,13 @@ final class IndexBuildWatcher {
     long goneResponseNanos = -1;
     long samples;
     String lastMessage;
+    long progressDone = -1;
+    long progressTotal = -1;
   }
+
+  /** Logs at most once per this interval: a status line, not a flood. */
+  static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private static final Logger LOG = LoggerFactory.getLogger(IndexBuildWatcher.class);
 
   /** One sample: the operations building the index, as {@code $currentOp} documents. */
   @FunctionalInterface
@@ -58,6 +72,9 @@ final class IndexBuildWatcher {
   private long stopped;
   /** Samples tried, by the sampling thread or (once, if it never got to it) by {@link #stop()}. */
   private volatile int attempts;
+  private final Consumer<String> progressLog;
+  private final long progressEveryNanos;
+  private long lastProgressNanos;
 
   IndexBuildWatcher(MongoClient client, String database, String collection, long intervalMillis) {
     this(() -> client.getDatabase("admin").aggregate(List.of(
@@ -67,6 +84,14 @@ final class IndexBuildWatcher {
   }
 
   IndexBuildWatcher(Sampler sampler, String database, String collection, long intervalNanos, LongSupplier clock) {
+    this(sampler, database, collection, intervalNanos, clock, LOG::info, PROGRESS_EVERY_NANOS);
+  }
+
+  IndexBuildWatcher(Sampler sampler, String database, String collection, long intervalNanos, LongSupplier clock,
+                    Consumer<String> progressLog, long progressEveryNanos) {
+    this.progressLog = progressLog;
+    this.progressEveryNanos = progressEveryNanos;
+    this.lastProgressNanos = clock.getAsLong();
     this.sampler = sampler;
     this.database = database;
     this.collection = collection;
@@ -145,7 +170,18 @@ final class IndexBuildWatcher {
         if (op.getString("msg") != null) {
           s.lastMessage = op.getString("msg");
         }
+        if (op.get("progress") instanceof Document progress && progress.get("done") instanceof Number done
+            && progress.get("total") instanceof Number total) {
+          s.progressDone = done.longValue();
+          s.progressTotal = total.longValue();
+        }
         seenNow.add(shard);
+      }
+      if (!seenNow.isEmpty() && response - lastProgressNanos >= progressEveryNanos) {
+        lastProgressNanos = response;
+        for (String shard : seenNow) {
+          progressLog.accept(progressLine(shard, sightings.get(shard)));
+        }
       }
       sightings.forEach((shard, s) -> {
         if (!seenNow.contains(shard) && s.goneResponseNanos < 0) {
@@ -154,6 +190,17 @@ final class IndexBuildWatcher {
       });
     }
     return true;
+  }
+
+  /** {@code Index build on rs0 (ycsb.restaurants): Index Build: scanning collection, 45.2% (12,345 of 27,300), running 35 s}. */
+  private String progressLine(String shard, Sighting s) {
+    StringBuilder line = new StringBuilder("Index build on ").append(shard).append(" (").append(database).append('.')
+        .append(collection).append("): ").append(s.lastMessage == null ? "running" : s.lastMessage);
+    if (s.progressTotal > 0) {
+      line.append(String.format(Locale.ROOT, ", %.1f%% (%,d of %,d)", 100.0 * s.progressDone / s.progressTotal,
+          s.progressDone, s.progressTotal));
+    }
+    return line.append(", running ").append(s.maxMicrosRunning / 1_000_000).append(" s").toString();
   }
 
   private boolean isOurBuild(Document op) {

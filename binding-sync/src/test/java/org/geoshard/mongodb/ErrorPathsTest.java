@@ -64,7 +64,8 @@ class ErrorPathsTest {
             + "sets how long to wait).")
         .satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
     long firstMs = (System.nanoTime() - start) / 1_000_000;
-    assertThat(firstMs).as("the timeout, not the driver's 30 s default").isBetween(900L, 4_000L);
+    // The upper bound leaves a busy machine plenty of room and still rules out the driver's 30 s default.
+    assertThat(firstMs).as("the timeout, not the driver's 30 s default").isBetween(900L, 15_000L);
 
     // The other client threads get the same answer at once instead of waiting again.
     long again = System.nanoTime();

@@ -81,4 +81,25 @@ class IndexBuildWatcherTest {
     Map<String, Object> findings = watcher.stop();
     assertThat(findings.get("method").toString()).startsWith("$currentOp sampled every 1 ms");
   }
+
+  @Test
+  void aLongBuildReportsItsProgressAtMostEveryInterval() {
+    List<String> lines = new java.util.ArrayList<>();
+    Deque<List<Document>> samples = new ArrayDeque<>();
+    for (long done = 1; done <= 7; done++) {
+      samples.add(List.of(op("rs0", done * 4_000_000).append("msg", "Index Build: scanning collection")
+          .append("progress", new Document("done", done * 10_000L).append("total", 70_000L))));
+    }
+    // A sample every 4 s (scripted clock), progress at most every 10 s: lines at 12 s and 24 s.
+    IndexBuildWatcher watcher = new IndexBuildWatcher(() -> {
+      now.addAndGet(4_000_000_000L);
+      return samples.isEmpty() ? List.of() : samples.poll();
+    }, "ycsb", "restaurants", 4_000_000_000L, now::get, lines::add, 10_000_000_000L);
+    for (int i = 0; i < 7; i++) {
+      watcher.sampleOnce();
+    }
+    assertThat(lines).containsExactly(
+        "Index build on rs0 (ycsb.restaurants): Index Build: scanning collection, 42.9% (30,000 of 70,000), running 12 s",
+        "Index build on rs0 (ycsb.restaurants): Index Build: scanning collection, 85.7% (60,000 of 70,000), running 24 s");
+  }
 }

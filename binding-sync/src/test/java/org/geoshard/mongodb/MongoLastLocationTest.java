@@ -17,6 +17,7 @@ import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
+import org.geoshard.harness.run.StopReason;
 import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.SplitScenario;
 import org.geoshard.lastlocation.contract.LastLocationContract;
@@ -111,25 +112,28 @@ class MongoLastLocationTest {
     Properties p = mongo.properties("workload", LastLocationWorkload.class.getName(), "ll.users", "200",
         "ll.cells", "100", "ll.writers", "2", "ll.outoforder", "0.2", "ll.history.batchsize", "7",
         "ll.history.peruser", "2", "ll.insert.rate", "1000", "threadcount", "2", "operationcount", "0",
-        "maxexecutiontime", "2", "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range",
-        "0.2");
+        "status.interval", "0", "ll.read.proportion.lkl", "0.8", "ll.read.proportion.range", "0.2");
     p.setProperty("results.dir", dir.resolve("load").toString());
     // The load inserts every user's first events, however long a busy machine takes; only the run is timed.
     p.remove("maxexecutiontime");
     RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(load.hasFailures()).isFalse();
+    assertThat(load.stopReason()).isEqualTo(StopReason.COMPLETED);
     p.setProperty("results.dir", dir.resolve("run").toString());
-    p.setProperty("maxexecutiontime", "12");  // several hundred events even on a busy machine
+    p.setProperty("maxexecutiontime", "12");  // more events to check, though any number will do
     RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
     assertThat(run.errors()).isZero();
     long appended = run.perOperation().get("HISTORY_INSERT").count();
     long stale = run.perOperation().get("LKL_STALE").count();
-    // The in-process server is slow; what matters is the semantics over several hundred events.
-    assertThat(appended).isGreaterThan(200);
+    // The in-process server is slow, and far slower on a busy machine (20 events in 4 s were seen under a
+    // load average of 17): what matters is the semantics, checked on however many events there were.
+    assertThat(appended).isPositive();
     assertThat(run.perOperation().get("LKL_UPSERT").count() + stale).isEqualTo(appended);
-    assertThat(stale).isBetween((long) (appended * 0.14), (long) (appended * 0.26));
+    // 20% late: within 5 points or five binomial standard deviations, however many events a busy machine made.
+    double margin = Math.max(0.05 * appended, 5 * Math.sqrt(appended * 0.2 * 0.8));
+    assertThat((double) stale).isBetween(appended * 0.2 - margin, appended * 0.2 + margin);
 
     try (MongoClient client = MongoClients.create(mongo.url("ycsb"))) {
       MongoDatabase db = client.getDatabase("ycsb");

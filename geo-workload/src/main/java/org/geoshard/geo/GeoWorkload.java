@@ -70,7 +70,7 @@ public final class GeoWorkload extends Workload implements RequiresContracts, Kn
   public static RestaurantDataset datasetOf(GeoSettings settings) throws CityFileException {
     CityReader reader = new CityReader(settings.skipBadCities());
     List<City> cities = settings.cities() == null ? reader.readBundled() : reader.read(settings.cities());
-    return new RestaurantDataset(cities, settings.scale(), settings.placement(), settings.seed());
+    return new RestaurantDataset(cities, settings.formula(), settings.scale(), settings.placement(), settings.seed());
   }
 
   public RestaurantDataset dataset() {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -177,21 +178,36 @@ public final class CityReader {
     return value;
   }
 
-  /** The ';'-separated opendatasoft export; columns are found by their header names. */
+  /**
+   * The ';'-separated opendatasoft export; columns are found by their header names. The geo workload
+   * needs only Name, Population and Coordinates (as the study's generator); Geoname ID and Country
+   * Code are read when present.
+   */
   private static final class OpenDataSoftParser implements LineParser {
     private final int id;
     private final int name;
     private final int country;
     private final int population;
     private final int coordinates;
+    private final int needed;
 
     OpenDataSoftParser(String header) {
       List<String> columns = splitCsv(header.startsWith("\uFEFF") ? header.substring(1) : header);
-      id = column(columns, "geoname id");
-      name = column(columns, "name");
-      country = column(columns, "country code");
-      population = column(columns, "population");
-      coordinates = column(columns, "coordinates");
+      name = required(columns, "Name");
+      population = required(columns, "Population");
+      coordinates = required(columns, "Coordinates");
+      id = column(columns, "Geoname ID");
+      country = column(columns, "Country Code");
+      needed = IntStream.of(id, name, country, population, coordinates).max().orElseThrow() + 1;
+    }
+
+    private static int required(List<String> columns, String wanted) {
+      int index = column(columns, wanted);
+      if (index < 0) {
+        throw new IllegalArgumentException("the header has no '" + wanted + "' column, which the geo workload needs"
+            + " (it reads Name, Population and Coordinates)");
+      }
+      return index;
     }
 
     private static int column(List<String> columns, String wanted) {
@@ -200,13 +216,12 @@ public final class CityReader {
           return i;
         }
       }
-      throw new IllegalArgumentException("the header has no '" + wanted + "' column");
+      return -1;
     }
 
     @Override
     public City parse(String line) {
       List<String> f = splitCsv(line);
-      int needed = Math.max(Math.max(id, name), Math.max(Math.max(country, population), coordinates)) + 1;
       if (f.size() < needed) {
         throw new IllegalArgumentException("expected at least " + needed + " ';'-separated columns, found " + f.size());
       }
@@ -214,7 +229,8 @@ public final class CityReader {
       if (latLon.length != 2) {
         throw new IllegalArgumentException("Coordinates '" + f.get(coordinates) + "' is not \"lat, lon\"");
       }
-      return city(f.get(id), f.get(name), f.get(country), latLon[0], latLon[1], f.get(population));
+      return city(id < 0 ? "0" : f.get(id), f.get(name), country < 0 ? "" : f.get(country), latLon[0], latLon[1],
+          f.get(population));
     }
   }
 

@@ -4,13 +4,31 @@ package org.geoshard.geo.dataset;
  * The study's rule for how big a city's restaurant scene is. With population {@code pop} and
  * {@code p = (pop - 1000) / (22,315,474 - 1000)} (Shanghai, the largest city, gives p = 1):
  * radius {@code = ceil(p * (44,927 - 1,000) + 1,000)} metres and
- * restaurants {@code = ceil(p * (100,000 - 2) + 2)}.
+ * restaurants {@code = ceil(p * (100,000 - 2) + 2)}, none when that is 0 or less.
  *
- * <p>A population under 1,000 (missing, 0, or one of the places GeoNames keeps after its figure fell
- * below 1,000) counts as 1,000: the formula would otherwise give radii under 1 km and zero or negative
- * counts, which the study's data set did not contain.
+ * <p>Two readings differ only for populations under 1,000. {@link #STUDY} is the study's generator
+ * exactly: a population of 0 (no figure) counts as 1,000 and any other goes through the formula as it
+ * is, so a city of 1 to 999 people gets 0, 1 or 2 restaurants within a radius just under 1 km (Python's
+ * {@code range()} of a count of 0 or less makes none). {@link #FLOOR_1000} counts every population
+ * under 1,000 as 1,000, so every city gets at least 2 restaurants within 1 km.
+ *
+ * <p>The arithmetic is the generator's, operation for operation, in IEEE doubles (Python's floats):
+ * {@code (pop - 1000) / 22,314,474} is a correctly rounded quotient in both languages.
  */
-public final class DatasetFormula {
+public enum DatasetFormula {
+  STUDY {
+    @Override
+    long effectivePopulation(long population) {
+      return population == 0 ? MIN_POPULATION : population;
+    }
+  },
+  FLOOR_1000 {
+    @Override
+    long effectivePopulation(long population) {
+      return Math.max(population, MIN_POPULATION);
+    }
+  };
+
   public static final long MIN_POPULATION = 1_000;
   public static final long MAX_POPULATION = 22_315_474;
   public static final int MIN_RADIUS_METERS = 1_000;
@@ -18,19 +36,18 @@ public final class DatasetFormula {
   public static final int MIN_RESTAURANTS = 2;
   public static final int MAX_RESTAURANTS = 100_000;
 
-  private DatasetFormula() {
+  /** The population the formula is applied to. */
+  abstract long effectivePopulation(long population);
+
+  double share(long population) {
+    return (effectivePopulation(population) - MIN_POPULATION) / (double) (MAX_POPULATION - MIN_POPULATION);
   }
 
-  static double share(long population) {
-    long pop = Math.max(population, MIN_POPULATION);
-    return (pop - MIN_POPULATION) / (double) (MAX_POPULATION - MIN_POPULATION);
-  }
-
-  public static int radiusMeters(long population) {
+  public int radiusMeters(long population) {
     return (int) Math.ceil(share(population) * (MAX_RADIUS_METERS - MIN_RADIUS_METERS) + MIN_RADIUS_METERS);
   }
 
-  public static long restaurants(long population) {
-    return (long) Math.ceil(share(population) * (MAX_RESTAURANTS - MIN_RESTAURANTS) + MIN_RESTAURANTS);
+  public long restaurants(long population) {
+    return Math.max(0, (long) Math.ceil(share(population) * (MAX_RESTAURANTS - MIN_RESTAURANTS) + MIN_RESTAURANTS));
   }
 }

@@ -16,7 +16,8 @@ import org.geoshard.harness.api.Seeds;
  * <p>Restaurants are numbered city by city in file order. With {@code scale} s, city i gets
  * {@code round(S(i+1)·s) - round(S(i)·s)} restaurants, where S(i) is the full-scale count of the
  * cities before i: the total is {@code round(S·s)}, each city gets its share rounded down or up, and
- * small cities may get none when s is small.
+ * small cities may get none when s is small. With the study's formula, cities under 1,000 people may
+ * get none at full scale too.
  */
 public final class RestaurantDataset {
   public static final List<String> CUISINES = List.of("Italian", "French", "Japanese", "Polish", "Sushi", "Fastfood",
@@ -34,7 +35,12 @@ public final class RestaurantDataset {
   private final Placement placement;
   private final long restaurantSeeds;
 
+  /** The dataset with the study's formula ({@link DatasetFormula#STUDY}). */
   public RestaurantDataset(List<City> cities, double scale, Placement placement, long seed) {
+    this(cities, DatasetFormula.STUDY, scale, placement, seed);
+  }
+
+  public RestaurantDataset(List<City> cities, DatasetFormula formula, double scale, Placement placement, long seed) {
     if (!(scale > 0) || Double.isInfinite(scale)) {
       throw new IllegalArgumentException("scale must be positive: " + scale);
     }
@@ -47,8 +53,8 @@ public final class RestaurantDataset {
     long fullScaleBefore = 0;
     for (int i = 0; i < n; i++) {
       long population = this.cities.get(i).population();
-      radiusMeters[i] = DatasetFormula.radiusMeters(population);
-      fullScaleBefore += DatasetFormula.restaurants(population);
+      radiusMeters[i] = formula.radiusMeters(population);
+      fullScaleBefore += formula.restaurants(population);
       firstId[i + 1] = Math.round(fullScaleBefore * scale);
     }
   }

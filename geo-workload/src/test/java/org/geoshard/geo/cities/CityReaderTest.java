@@ -112,8 +112,16 @@ class CityReaderTest {
     assertThatThrownBy(() -> reader.read(empty)).hasMessage(empty + " is empty.");
     assertThatThrownBy(() -> reader.read(dir.resolve("missing.txt")))
         .hasMessage("Property 'geo.cities': " + dir.resolve("missing.txt") + " is not a file.");
-    Path noCoordinates = file("x.csv", "Geoname ID;Name;Coordinates\n1;A;1, 2\n");
-    assertThatThrownBy(() -> reader.read(noCoordinates)).hasMessageContaining("line 1: the header has no 'country code' column");
+    Path noPopulation = file("x.csv", "Geoname ID;Name;Country Code;Coordinates\n1;A;PL;1, 2\n");
+    assertThatThrownBy(() -> reader.read(noPopulation))
+        .hasMessage(noPopulation + " line 1: the header has no 'Population' column, which the geo workload needs"
+            + " (it reads Name, Population and Coordinates).");
+  }
+
+  @Test
+  void theStudysFormatNeedsOnlyNamePopulationAndCoordinates() throws Exception {
+    Path minimal = file("minimal.csv", "Name;Population;Coordinates\n\"Kraków\";755050;\"50.06143, 19.93658\"\n");
+    assertThat(reader.read(minimal)).containsExactly(new City(0, "Kraków", "", 50.06143, 19.93658, 755_050));
   }
 
   @Test

@@ -7,22 +7,25 @@ import org.junit.jupiter.api.Test;
 class DatasetFormulaTest {
   @Test
   void shanghaiGetsTheLargestScene() {
-    assertThat(DatasetFormula.radiusMeters(22_315_474)).isEqualTo(44_927);
-    assertThat(DatasetFormula.restaurants(22_315_474)).isEqualTo(100_000);
+    assertThat(DatasetFormula.STUDY.radiusMeters(22_315_474)).isEqualTo(44_927);
+    assertThat(DatasetFormula.STUDY.restaurants(22_315_474)).isEqualTo(100_000);
   }
 
   @Test
   void aThousandPersonCityGetsTheSmallest() {
-    assertThat(DatasetFormula.radiusMeters(1_000)).isEqualTo(1_000);
-    assertThat(DatasetFormula.restaurants(1_000)).isEqualTo(2);
+    assertThat(DatasetFormula.STUDY.radiusMeters(1_000)).isEqualTo(1_000);
+    assertThat(DatasetFormula.STUDY.restaurants(1_000)).isEqualTo(2);
   }
 
   @Test
-  void missingOrSmallPopulationsCountAsAThousand() {
-    for (long population : new long[] {0, 1, 107, 500, 999}) {
-      assertThat(DatasetFormula.radiusMeters(population)).as("radius at %d", population).isEqualTo(1_000);
-      assertThat(DatasetFormula.restaurants(population)).as("restaurants at %d", population).isEqualTo(2);
-    }
+  void onlyAMissingPopulationCountsAsAThousand() {
+    assertThat(DatasetFormula.STUDY.radiusMeters(0)).isEqualTo(1_000);
+    assertThat(DatasetFormula.STUDY.restaurants(0)).isEqualTo(2);
+    // 107 people: p = -893 / 22,314,474; restaurants = ceil(-4.00 + 2) = -2, so none; radius ceil(998.2) = 999
+    assertThat(DatasetFormula.STUDY.restaurants(107)).isZero();
+    assertThat(DatasetFormula.STUDY.radiusMeters(107)).isEqualTo(999);
+    // 999 people: ceil(-0.0045 + 2) = 2
+    assertThat(DatasetFormula.STUDY.restaurants(999)).isEqualTo(2);
   }
 
   @Test
@@ -30,7 +33,7 @@ class DatasetFormulaTest {
     // Kraków, 755,050 people: p = 754,050 / 22,314,474 = 0.033791837...
     // radius = ceil(0.0337918 * 43,927 + 1,000) = ceil(2484.34) = 2,485
     // restaurants = ceil(0.0337918 * 99,998 + 2) = ceil(3381.11) = 3,382
-    assertThat(DatasetFormula.radiusMeters(755_050)).isEqualTo(2_485);
-    assertThat(DatasetFormula.restaurants(755_050)).isEqualTo(3_382);
+    assertThat(DatasetFormula.STUDY.radiusMeters(755_050)).isEqualTo(2_485);
+    assertThat(DatasetFormula.STUDY.restaurants(755_050)).isEqualTo(3_382);
   }
 }

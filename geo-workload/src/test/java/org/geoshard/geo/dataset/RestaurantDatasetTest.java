@@ -20,7 +20,7 @@ class RestaurantDatasetTest {
     RestaurantDataset full = new RestaurantDataset(TestCities.FIVE, 1.0, Placement.UNIFORM_DISTANCE, 1);
     long expected = 0;
     for (City city : TestCities.FIVE) {
-      expected += DatasetFormula.restaurants(city.population());
+      expected += DatasetFormula.STUDY.restaurants(city.population());
     }
     assertThat(full.size()).isEqualTo(expected);
     assertThat(full.restaurantsIn(0)).isEqualTo(100_000);
@@ -120,7 +120,9 @@ class RestaurantDatasetTest {
     List<City> cities = new CityReader(false).readBundled();
     RestaurantDataset full = new RestaurantDataset(cities, 1.0, Placement.UNIFORM_DISTANCE, 1);
     assertThat(cities).hasSize(135_233);
-    assertThat(full.size()).isEqualTo(13_844_486);
-    assertThat(new RestaurantDataset(cities, 0.001, Placement.UNIFORM_DISTANCE, 1).size()).isEqualTo(13_844);
+    assertThat(full.size()).isEqualTo(13_829_385);
+    assertThat(new RestaurantDataset(cities, 0.001, Placement.UNIFORM_DISTANCE, 1).size()).isEqualTo(13_829);
+    RestaurantDataset floor = new RestaurantDataset(cities, DatasetFormula.FLOOR_1000, 1.0, Placement.UNIFORM_DISTANCE, 1);
+    assertThat(floor.size()).isEqualTo(13_844_486);
   }
 }

@@ -71,6 +71,7 @@ public final class PhaseLauncher {
       problems.addAll(e.problems());
     }
     problems.addAll(unknown.problems(properties));
+    unknown.warnings(properties).forEach(warning -> LOG.warn(warning));
     try {
       settings = RunSettings.fromProperties(phase, properties, PropertySources.defaultLabel(files));
     } catch (ConfigException e) {

@@ -10,12 +10,16 @@ import java.util.List;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.UnknownProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the effective properties as YCSB does: {@code -P} files in the order given, then
  * {@code -p key=value} (the last one wins), then the {@code -threads} and {@code -target} flags.
  */
 public final class PropertySources {
+  private static final Logger LOG = LoggerFactory.getLogger(PropertySources.class);
+
   private PropertySources() {
   }
 
@@ -24,6 +28,10 @@ public final class PropertySources {
     Properties properties = new Properties();
     List<String> problems = new ArrayList<>();
     for (Path file : files) {
+      if (Files.isDirectory(file)) {
+        problems.add("-P " + file + ": is a directory; give a workload properties file (for example workloads/workloada).");
+        continue;
+      }
       if (!Files.isRegularFile(file)) {
         problems.add("-P " + file + ": no such file.");
         continue;
@@ -70,7 +78,9 @@ public final class PropertySources {
    */
   public static Properties resolveChecked(List<Path> files, List<String> overrides) throws ConfigException {
     Properties properties = resolve(files, overrides, null, null);
-    List<String> unknown = UnknownProperties.fromClassPath().problems(properties);
+    UnknownProperties catalogs = UnknownProperties.fromClassPath();
+    catalogs.warnings(properties).forEach(warning -> LOG.warn(warning));
+    List<String> unknown = catalogs.problems(properties);
     if (!unknown.isEmpty()) {
       throw new ConfigException(unknown);
     }

@@ -1,6 +1,10 @@
 package org.geoshard.harness.config;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import org.geoshard.harness.ramp.RampSettings;
 import org.geoshard.harness.run.RunSettings;
 
@@ -22,5 +26,19 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
         RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP);
+  }
+
+  /** Every property, whoever reads it: a URL whose password would be split at the wrong '@'. */
+  @Override
+  public List<String> problems(Properties properties) {
+    List<String> problems = new ArrayList<>();
+    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+      String value = properties.getProperty(name);
+      if (Secrets.hasUnencodedPassword(value)) {
+        problems.add("Property '" + name + "': the password in " + Secrets.maskText(value) + " holds an unencoded '@';"
+            + " percent-encode it ('@' is %40, ':' is %3A, '/' is %2F).");
+      }
+    }
+    return problems;
   }
 }

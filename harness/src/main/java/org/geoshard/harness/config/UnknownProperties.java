@@ -8,16 +8,20 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * Finds properties under an owned prefix that no module reads (suggesting the name meant), and asks
- * every module to check its values, before anything starts.
+ * every module to check its values, before anything starts. A name outside every prefix may belong to
+ * a YCSB binding or workload geoshard does not know, so it is not refused; but when it is close to a
+ * known name (geoshard's or YCSB's own, e.g. {@code recordcont}) it is worth a warning.
  */
 public final class UnknownProperties {
   private final Set<String> prefixes = new HashSet<>();
   private final Set<String> names = new HashSet<>();
   private final Set<String> namePatterns = new HashSet<>();
   private final List<PropertyCatalog> catalogs = new ArrayList<>();
+  private final Set<String> ycsbNames = YcsbPropertyNames.all();
 
   public UnknownProperties(Iterable<PropertyCatalog> catalogs) {
     for (PropertyCatalog catalog : catalogs) {
@@ -47,6 +51,26 @@ public final class UnknownProperties {
     return problems;
   }
 
+  /**
+   * One sentence per property outside every owned prefix that nobody is known to read and whose name
+   * is close to a known one: probably a typo that YCSB would silently ignore.
+   */
+  public List<String> warnings(Properties properties) {
+    List<String> warnings = new ArrayList<>();
+    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+      if (names.contains(name) || ycsbNames.contains(name) || namePatterns.stream().anyMatch(name::startsWith)
+          || prefixes.stream().anyMatch(name::startsWith)) {
+        continue;
+      }
+      String suggestion = closest(name, Math.max(1, name.length() / 4));
+      if (suggestion != null) {
+        warnings.add("Property '" + name + "' is read by no module geoshard knows; did you mean '" + suggestion
+            + "'? (It is kept, for a binding or workload that reads it.)");
+      }
+    }
+    return warnings;
+  }
+
   private List<String> unknown(Properties properties) {
     List<String> problems = new ArrayList<>();
     for (String name : new TreeSet<>(properties.stringPropertyNames())) {
@@ -54,16 +78,16 @@ public final class UnknownProperties {
           || prefixes.stream().noneMatch(name::startsWith)) {
         continue;
       }
-      String suggestion = closest(name);
+      String suggestion = closest(name, Math.max(2, name.length() / 4));
       problems.add("Property '" + name + "' is unknown"
           + (suggestion == null ? "." : "; did you mean '" + suggestion + "'?"));
     }
     return problems;
   }
 
-  private String closest(String name) {
-    return names.stream()
-        .filter(candidate -> editDistance(name, candidate) <= Math.max(2, name.length() / 4))
+  private String closest(String name, int maxDistance) {
+    return Stream.concat(names.stream(), ycsbNames.stream())
+        .filter(candidate -> editDistance(name, candidate) <= maxDistance)
         .min(Comparator.comparingInt((String candidate) -> editDistance(name, candidate))
             .thenComparing(Comparator.naturalOrder()))
         .orElse(null);

@@ -77,7 +77,9 @@ public final class RunMerger {
     }
 
     RampResult ramp = mergedRamp(runs, merged, base);
-    long warmup = runs.get(0).record().at("/properties/stats.warmup").asLong(5);
+    // The warm-up the first run used (derived from its step or length when the user set none).
+    long warmup = runs.get(0).record().path("warmupSeconds")
+        .asLong(runs.get(0).record().at("/properties/stats.warmup").asLong(5));
     List<Timeline.Point> points = timeline.points();
     Plateau plateau;
     if (ramp == null) {

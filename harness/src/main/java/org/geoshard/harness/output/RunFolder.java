@@ -3,6 +3,8 @@ package org.geoshard.harness.output;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -42,12 +44,43 @@ public final class RunFolder {
       throws ConfigException, IOException {
     Path path = explicit != null ? explicit
         : root.resolve(STAMP.format(now) + "-" + command + "-" + binding + "-" + label);
+    String property = explicit != null ? "Property 'results.dir'" : "The run folder";
+    if (Files.exists(path) && !Files.isDirectory(path)) {
+      throw new ConfigException(property + ": " + path + " is a file, not a folder; choose a folder for the run.");
+    }
     if (Files.exists(path.resolve(RUN_JSON))) {
-      throw new ConfigException("Property 'results.dir': " + path + " already holds a run (" + RUN_JSON
+      throw new ConfigException(property + ": " + path + " already holds a run (" + RUN_JSON
           + "); choose another folder so that nothing measured is overwritten.");
     }
-    Files.createDirectories(path);
+    for (Path above = path.toAbsolutePath().getParent(); above != null; above = above.getParent()) {
+      if (Files.exists(above)) {
+        if (!Files.isDirectory(above)) {
+          throw new ConfigException(property + ": " + path + " cannot be created because " + above
+              + " is a file, not a folder; choose a folder for the run.");
+        }
+        break;
+      }
+    }
+    try {
+      Files.createDirectories(path);
+      if (!Files.isWritable(path)) {
+        throw new AccessDeniedException(path.toString());
+      }
+    } catch (IOException e) {
+      throw new ConfigException(property + ": " + path + " cannot be created or written (" + reason(e)
+          + "); choose a folder you can write.");
+    }
     return new RunFolder(path);
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   public Path path() {

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Logs a status line every {@code status.interval}: elapsed time, total operations, the rate of
- * successful operations over the last period, threads, errors, and per operation the count and
- * p50/p95/p99 of the last period.
+ * successful operations over the last period, threads, errors, how far the phase is ({@link Progress}:
+ * share done and time left, or the step), and per operation the count and p50/p95/p99 of the last period.
  */
 public final class StatusReporter implements IntervalListener {
   private static final Logger LOG = LoggerFactory.getLogger("status");
@@ -29,8 +29,14 @@ public final class StatusReporter implements IntervalListener {
   private long totalOps;
   private long totalErrors;
   private long nextReportMs;
+  private final Progress progress;
 
   public StatusReporter(Duration every, long startEpochMs) {
+    this(every, startEpochMs, Progress.none());
+  }
+
+  public StatusReporter(Duration every, long startEpochMs, Progress progress) {
+    this.progress = progress;
     this.everyMs = every.toMillis();
     this.startEpochMs = startEpochMs;
     this.periodStartMs = startEpochMs;
@@ -67,6 +73,10 @@ public final class StatusReporter implements IntervalListener {
         .append(Formats.decimal(Math.max(0, periodOps - periodErrors) / seconds, 1)).append(" current ops/sec; ")
         .append(threads).append(" threads; ")
         .append(totalErrors + periodErrors).append(" errors");
+    String howFar = progress.describe(totalOps + periodOps, nowMs - startEpochMs);
+    if (howFar != null) {
+      line.append("; ").append(howFar);
+    }
     period.forEach((name, histogram) -> {
       if (histogram.getTotalCount() > 0) {
         line.append(" [").append(name).append(": count=").append(histogram.getTotalCount())

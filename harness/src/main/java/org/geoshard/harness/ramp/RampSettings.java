@@ -1,7 +1,9 @@
 package org.geoshard.harness.ramp;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 
@@ -9,10 +11,19 @@ import org.geoshard.harness.config.PropertyReader;
  * The max-throughput search's properties ({@code ramp.*}, {@code sla.*}, {@code stats.warmup}),
  * with the study's numbers as defaults: 5 threads more every 30 s until fewer than 98% of the
  * requests of a step finish within 100 ms.
+ *
+ * <p>A search property is never silently ignored: without {@code ramp.mode}, {@code ramp.start},
+ * {@code ramp.step}, {@code ramp.interval} or {@code ramp.maxthreads} imply the study's thread ramp and
+ * {@code ramp.rate.*} the open-loop one (both groups at once are refused); {@code note} says so, and
+ * says which properties {@code ramp.mode=none} leaves unused. The default warm-up is at most half a
+ * step (or half of {@code maxexecutiontime} without a ramp), so that short searches need no extra
+ * property.
+ *
+ * @param note a sentence to log at the start about the mode, or null
  */
 public record RampSettings(RampMode mode, int startThreads, int stepThreads, Duration interval, int maxThreads,
                            double startRate, double stepRate, double maxRate, int rateThreads, SlaRule rule,
-                           Duration warmup) {
+                           Duration warmup, String note) {
 
   public static final String MODE = "ramp.mode";
   public static final String START = "ramp.start";
@@ -29,10 +40,41 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
   public static final String SLA_MAX_ERRORS = "sla.maxerrors";
   public static final String SLA_PER_OPERATION = "sla.peroperation";
   public static final String STATS_WARMUP = "stats.warmup";
+  /** The warm-up when the user sets none and neither a step nor the run is short. */
+  public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
 
+  private static final List<String> THREAD_RAMP = List.of(START, STEP, INTERVAL, MAX_THREADS);
+  private static final List<String> RATE_RAMP = List.of(RATE_START, RATE_STEP, RATE_MAX, RATE_THREADS);
+
+  /** {@link #fromProperties(Properties, Duration)} for a run of unknown length. */
   public static RampSettings fromProperties(Properties properties) throws ConfigException {
+    return fromProperties(properties, Duration.ZERO);
+  }
+
+  /**
+   * @param runLength {@code maxexecutiontime}, or zero when the run's length is not known in advance
+   */
+  public static RampSettings fromProperties(Properties properties, Duration runLength) throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
+    List<String> threadRamp = THREAD_RAMP.stream().filter(name -> in.raw(name) != null).toList();
+    List<String> rateRamp = RATE_RAMP.stream().filter(name -> in.raw(name) != null).toList();
     RampMode mode = in.choice(MODE, RampMode.NONE, RampMode.class);
+    String note = null;
+    if (in.raw(MODE) == null && !rateRamp.isEmpty() && threadRamp.stream().anyMatch(name -> !name.equals(INTERVAL))) {
+      in.problem("Properties " + String.join(", ", threadRamp) + " (a thread ramp) and " + String.join(", ", rateRamp)
+          + " (a rate ramp) are set but '" + MODE + "' is not: set " + MODE + "=threads or " + MODE + "=rate.");
+    } else if (in.raw(MODE) == null && !rateRamp.isEmpty()) {
+      mode = RampMode.RATE;
+      note = String.join(", ", rateRamp) + " set without " + MODE + ": running the open-loop rate ramp ("
+          + MODE + "=rate).";
+    } else if (in.raw(MODE) == null && !threadRamp.isEmpty()) {
+      mode = RampMode.THREADS;
+      note = String.join(", ", threadRamp) + " set without " + MODE + ": running the study's thread ramp ("
+          + MODE + "=threads).";
+    } else if (mode == RampMode.NONE && (!threadRamp.isEmpty() || !rateRamp.isEmpty())) {
+      note = MODE + "=none: " + String.join(", ", Stream.concat(threadRamp.stream(), rateRamp.stream()).toList())
+          + " not used; this is a run with a fixed number of threads.";
+    }
     int start = in.intInRange(START, 5, 1, 100_000);
     int step = in.intInRange(STEP, 5, 1, 100_000);
     Duration interval = in.seconds(INTERVAL, Duration.ofSeconds(30), 1);
@@ -46,7 +88,11 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     long timeoutMs = in.longAtLeast(SLA_TIMEOUT_MS, 10_000, 1);
     long maxErrors = in.longAtLeast(SLA_MAX_ERRORS, 0, 0);
     boolean perOperation = in.bool(SLA_PER_OPERATION, false);
-    Duration warmup = in.seconds(STATS_WARMUP, Duration.ofSeconds(5), 0);
+    boolean warmupSet = in.raw(STATS_WARMUP) != null;
+    Duration warmup = in.seconds(STATS_WARMUP, DEFAULT_WARMUP, 0);
+    if (!warmupSet) {
+      warmup = defaultWarmup(mode != RampMode.NONE ? interval : runLength);
+    }
     if (mode == RampMode.THREADS && start > maxThreads) {
       in.problem("Property '" + START + "' (" + start + ") must not exceed '" + MAX_THREADS + "' (" + maxThreads + ").");
     }
@@ -58,10 +104,24 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
       in.problem("Property '" + STATS_WARMUP + "' (" + warmup.toSeconds() + " s) must be shorter than '" + INTERVAL + "' ("
           + interval.toSeconds() + " s): it is cut from the peak step's window.");
     }
+    if (mode == RampMode.NONE && !runLength.isZero() && warmup.compareTo(runLength) >= 0) {
+      in.problem("Property '" + STATS_WARMUP + "' (" + warmup.toSeconds() + " s) must be shorter than 'maxexecutiontime' ("
+          + runLength.toSeconds() + " s): it is cut from the start of the run, and nothing would be left of the"
+          + " plateau.");
+    }
     in.throwIfProblems();
     SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation);
     return new RampSettings(mode, start, step, interval, maxThreads, rateStart, rateStep, rateMax, rateThreads, rule,
-        warmup);
+        warmup, note);
+  }
+
+  /** At most {@link #DEFAULT_WARMUP} and at most half of the window it is cut from (whole seconds). */
+  static Duration defaultWarmup(Duration window) {
+    if (window.isZero()) {
+      return DEFAULT_WARMUP;
+    }
+    Duration half = Duration.ofSeconds(window.toSeconds() / 2);
+    return half.compareTo(DEFAULT_WARMUP) < 0 ? half : DEFAULT_WARMUP;
   }
 
   /** No ramp: the defaults with mode NONE. */

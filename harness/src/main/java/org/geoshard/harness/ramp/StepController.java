@@ -25,6 +25,11 @@ public interface StepController extends IntervalListener {
   /** The next decision, or null if none came within the timeout. */
   Decision nextDecision(long timeout, TimeUnit unit) throws InterruptedException;
 
+  /** The step in progress for status lines ({@code step 3 of 5, 8 threads}), or null. */
+  default String progress() {
+    return null;
+  }
+
   /** Closes the step in progress as partial and returns every step. */
   RampResult finish();
 }

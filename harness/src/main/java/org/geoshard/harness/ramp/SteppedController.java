@@ -42,6 +42,25 @@ abstract class SteppedController implements StepController {
   /** What follows a judged step; may change {@link #threads()} and {@link #offered()}. */
   abstract Decision next(StepRecord step);
 
+  /** How many steps there will be, or 0 when the rule decides. */
+  int plannedSteps() {
+    return 0;
+  }
+
+  @Override
+  public synchronized String progress() {
+    StringBuilder text = new StringBuilder("step ").append(steps.size() + 1);
+    if (plannedSteps() > 0) {
+      text.append(" of ").append(plannedSteps());
+    }
+    text.append(", ").append(threads()).append(" threads");
+    Double offered = offered();
+    if (offered != null) {
+      text.append(", offered ").append(Math.round(offered)).append(" ops/s");
+    }
+    return text.toString();
+  }
+
   @Override
   public synchronized void onInterval(Interval interval) {
     if (finished) {

@@ -30,6 +30,11 @@ public final class SweepController extends SteppedController {
   }
 
   @Override
+  int plannedSteps() {
+    return group.rates().size();
+  }
+
+  @Override
   synchronized int threads() {
     return group.threads();
   }

@@ -1,6 +1,7 @@
 package org.geoshard.harness.run;
 
 import java.nio.file.Path;
+import java.text.Normalizer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
@@ -37,6 +38,8 @@ public final class RunSettings {
   /** The seed when none is given: runs are reproducible by default. */
   public static final long DEFAULT_SEED = 1L;
   public static final int MAX_THREADS = 100_000;
+  /** Characters of a label: enough for any name, short enough for a folder name (255 bytes). */
+  public static final int MAX_LABEL_LENGTH = 100;
   /** Long enough for a database restart or a fail-over, short enough not to run for hours into nothing. */
   public static final Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
 
@@ -112,14 +115,21 @@ public final class RunSettings {
     b.seed = in.longAtLeast(SEED, DEFAULT_SEED, Long.MIN_VALUE);
     String dir = in.raw(RESULTS_DIR);
     b.resultsDir = dir == null ? null : Path.of(dir);
-    b.label = sanitizeLabel(in.string(RESULTS_LABEL, defaultLabel));
+    b.label = in.string(RESULTS_LABEL, defaultLabel);
+    if (b.label.codePointCount(0, b.label.length()) > MAX_LABEL_LENGTH) {
+      in.problem("Property '" + RESULTS_LABEL + "' (-l) is " + b.label.codePointCount(0, b.label.length())
+          + " characters long; a label may have at most " + MAX_LABEL_LENGTH + ".");
+    } else if (b.label.codePoints().anyMatch(Character::isISOControl)) {
+      in.problem("Property '" + RESULTS_LABEL + "' (-l) holds a control character (such as a line break or a tab);"
+          + " use visible characters only.");
+    }
 
     if (b.insertCount >= 0 && b.recordCount > 0 && insertStart + b.insertCount > b.recordCount) {
       in.problem("Properties insertstart (" + insertStart + ") + insertcount (" + b.insertCount
           + ") exceed recordcount (" + b.recordCount + ").");
     }
     try {
-      b.ramp = RampSettings.fromProperties(properties);
+      b.ramp = RampSettings.fromProperties(properties, b.maxExecutionTime);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }
@@ -143,10 +153,15 @@ public final class RunSettings {
     return b.build();
   }
 
-  /** Keeps a label usable as part of a folder name. */
+  /**
+   * The label made usable as part of a folder name on any file system: accents dropped
+   * ({@code Zürich} becomes {@code Zurich}), anything else but ASCII letters, digits, '.', '_' and '-'
+   * becomes '_'. Only the folder name is made safe; run.json and the report keep the label as typed.
+   */
   static String sanitizeLabel(String label) {
-    String clean = label.replaceAll("[^A-Za-z0-9._-]+", "_");
-    return clean.isEmpty() ? "default" : clean;
+    String plain = Normalizer.normalize(label, Normalizer.Form.NFD).replaceAll("\\p{M}+", "");
+    String clean = plain.replaceAll("[^A-Za-z0-9._-]+", "_");
+    return clean.isEmpty() || clean.equals("_") ? "default" : clean;
   }
 
   public Phase phase() {
@@ -213,8 +228,14 @@ public final class RunSettings {
     return resultsDir;
   }
 
+  /** The label as typed (run.json, the report). */
   public String label() {
     return label;
+  }
+
+  /** The label as the last part of the default run folder's name. */
+  public String folderLabel() {
+    return sanitizeLabel(label);
   }
 
   /** The max-throughput search, or mode NONE for a run with a fixed number of threads. */

@@ -26,6 +26,7 @@ import org.geoshard.harness.measure.IntervalSampler;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
 import org.geoshard.harness.output.HlogWriters;
+import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.output.StatusReporter;
@@ -127,13 +128,17 @@ public final class Runner {
     }
 
     RunFolder folder = RunFolder.create(settings.resultsDir(), defaultRoot, Instant.now(),
-        settings.phase().commandName(), binding.name(), settings.label());
+        settings.phase().commandName(), binding.name(), settings.folderLabel());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
-    record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed());
+    record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed())
+        .put("warmupSeconds", settings.ramp().warmup().toSeconds());  // derived when not set: merge needs it
     record.time("createdTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     LOG.info("Run folder: {}", folder.path());
+    if (settings.ramp().note() != null) {
+      LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
+    }
     BindingSession session = new BindingSession(binding, properties, record);
     if (settings.phase() == Phase.LOAD) {
       try {
@@ -199,7 +204,9 @@ public final class Runner {
       sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, () -> stop(StopReason.GIVEUP)));
     }
     if (!settings.statusInterval().isZero()) {
-      sampler.addListener(new StatusReporter(settings.statusInterval(), startMs));
+      Progress progress = steps != null ? Progress.ofSteps(steps::progress)
+          : Progress.of(planned, settings.maxExecutionTime());
+      sampler.addListener(new StatusReporter(settings.statusInterval(), startMs, progress));
     }
     record.time("startTime", Instant.ofEpochMilli(startMs));
     long startNanos = System.nanoTime();
@@ -233,9 +240,15 @@ public final class Runner {
     long succeeded = settings.measured() ? totals.succeeded() : operations;
     RampResult stepResult = steps == null ? null : steps.finish();
     RampResult rampResult = ramping ? stepResult : null;
+    Plateau plateau = plateau(timeline, rampResult, rampSettings.warmup().toSeconds());
+    if (plateau == null && rampResult == null && !timeline.points().isEmpty()) {
+      LOG.warn("The run lasted {} s, no longer than {} ({} s): summary.json has no plateau statistics; run longer"
+          + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, rampSettings.warmup().toSeconds(),
+          RampSettings.STATS_WARMUP);
+    }
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         succeeded * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau(timeline, rampResult, rampSettings.warmup().toSeconds()), preparationFailed,
+        rampResult, plateau, preparationFailed,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
     long[] samplerCost = sampler.cost();

@@ -56,6 +56,8 @@ class MainProcessTest {
     Outcome outcome = run("run", "noop", "-P", workloadc().toString(), "-threads", "2");
     assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
     assertThat(outcome.stdout()).contains("[OVERALL], Operations, 2000").contains("[READ], Operations, 2000");
+    // 2,000 no-op reads end long before the default 5 s warm-up: said, not silently left out of summary.json.
+    assertThat(outcome.stderr()).contains("no longer than stats.warmup (5 s): summary.json has no plateau statistics");
     try (var runs = Files.list(dir.resolve("results/runs"))) {
       assertThat(runs.map(p -> p.getFileName().toString()).toList())
           .singleElement().asString().matches("\\d{8}T\\d{6}Z-run-noop-workloadc");
@@ -76,6 +78,55 @@ class MainProcessTest {
     assertMistake(run("run", "noop", "-P", workload.toString(), "-threads", "-1"), "-threads -1: must be at least 1.");
     assertMistake(run("run", "noop", "-P", workload.toString(), "-bogus"), "Unknown option: '-bogus'");
     assertThat(dir.resolve("results/runs")).doesNotExist();
+  }
+
+  @Test
+  void firstHourMistakesAreOneSentenceAndExitTwo() throws Exception {
+    Path workload = workloadc();
+    Path file = Files.writeString(dir.resolve("a-file"), "x");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "results.dir=" + file),
+        "Property 'results.dir': " + file + " is a file, not a folder; choose a folder for the run.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "results.dir=" + file.resolve("below")),
+        "Property 'results.dir': " + file.resolve("below") + " cannot be created because " + file
+            + " is a file, not a folder; choose a folder for the run.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "results.dir=/proc/x"),
+        "Property 'results.dir': /proc/x cannot be created or written (");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-l", "x".repeat(300)),
+        "Property 'results.label' (-l) is 300 characters long; a label may have at most 100.");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-l", "two\nlines"),
+        "Property 'results.label' (-l) holds a control character");
+    assertMistake(run("run", "noop", "-P", dir.toString()), "-P " + dir + ": is a directory; give a workload properties file");
+    Outcome password = run("run", "noop", "-P", workload.toString(), "-p", "my.url=mongodb://bob:Lk@Zq9@host/db");
+    assertMistake(password, "percent-encode it");
+    assertThat(password.stderr()).doesNotContain("Lk").doesNotContain("Zq9");
+    assertMistake(run("run", "noop", "-P", workload.toString(), "-p", "ramp.start=2", "-p", "ramp.rate.start=50"),
+        "are set but 'ramp.mode' is not");
+  }
+
+  @Test
+  void aNonAsciiLabelIsKeptAsTypedAndOnlyTheFolderNameIsMadeSafe() throws Exception {
+    Outcome outcome = run("run", "noop", "-P", workloadc().toString(), "-l", "Zürich/東京 run");
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+    Path folder;
+    try (var runs = Files.list(dir.resolve("results/runs"))) {
+      folder = runs.findFirst().orElseThrow();
+    }
+    assertThat(folder.getFileName().toString()).matches("\\d{8}T\\d{6}Z-run-noop-Zurich_run");
+    JsonNode record = new ObjectMapper().readTree(folder.resolve("run.json").toFile());
+    assertThat(record.get("label").asText()).isEqualTo("Zürich/東京 run");
+  }
+
+  @Test
+  void rampPropertiesWithoutAModeRunTheRampAndATypoIsPointedOut() throws Exception {
+    Path folder = dir.resolve("ramp");
+    Outcome outcome = run("run", "noop", "-P", workloadc().toString(), "-p", "ramp.start=1", "-p", "ramp.step=1",
+        "-p", "ramp.maxthreads=2", "-p", "ramp.interval=1", "-p", "recordcont=5", "-p", "results.dir=" + folder);
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+    assertThat(outcome.stderr()).contains("running the study's thread ramp (ramp.mode=threads)")
+        .contains("Property 'recordcont' is read by no module geoshard knows; did you mean 'recordcount'?");
+    JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+    assertThat(summary.at("/ramp/mode").asText()).isEqualTo("threads");
+    assertThat(summary.at("/ramp/steps")).isNotEmpty();
   }
 
   private static void assertMistake(Outcome outcome, String message) {

@@ -62,4 +62,21 @@ class UnknownPropertiesTest {
     assertThat(UnknownProperties.editDistance("", "abc")).isEqualTo(3);
     assertThat(UnknownProperties.editDistance("same", "same")).isZero();
   }
+
+  @Test
+  void warnsOfATypoOutsideEveryPrefixWithYcsbsOwnNames() {
+    Properties p = new Properties();
+    p.setProperty("recordcont", "100");
+    p.setProperty("readproportoin", "0.5");
+    p.setProperty("geo.scale", "0.1");
+    p.setProperty("mybinding.host", "x");
+    p.setProperty("fieldcount", "10");
+    UnknownProperties unknown = new UnknownProperties(List.of(GEO));
+    assertThat(unknown.problems(p)).isEmpty();
+    assertThat(unknown.warnings(p)).containsExactly(
+        "Property 'readproportoin' is read by no module geoshard knows; did you mean 'readproportion'? (It is kept,"
+            + " for a binding or workload that reads it.)",
+        "Property 'recordcont' is read by no module geoshard knows; did you mean 'recordcount'? (It is kept, for a"
+            + " binding or workload that reads it.)");
+  }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
+import org.geoshard.harness.run.AwaitSecond;
 import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
@@ -32,8 +33,15 @@ class RampRunTest {
   @TempDir
   Path dir;
 
-  /** Test helper: every read sleeps 4 ms per live client thread, so latency grows with concurrency. */
+  /**
+   * Test helper: a database that is fast (1 ms a read) up to 4 live client threads and slow (150 ms)
+   * beyond. The steps the tests expect to pass are far inside the rule (50 ms) and the one expected
+   * to break it is far outside, so a busy machine (sleeps overshoot, never undershoot) cannot move the
+   * verdicts: the former 4 ms per thread put the passing 4-thread step at 16 ms against a 20 ms rule.
+   */
   public static class CrowdedDB extends NoopDB {
+    static final int FAST_UP_TO = 4;
+
     static final Map<String, AtomicInteger> LIVE = new ConcurrentHashMap<>();
 
     private AtomicInteger live() {
@@ -53,7 +61,7 @@ class RampRunTest {
     @Override
     public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
       try {
-        Thread.sleep(4L * live().get());
+        Thread.sleep(live().get() <= FAST_UP_TO ? 1 : 150);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -62,7 +70,7 @@ class RampRunTest {
 
   }
 
-  /** Test helper: fast, but every 200th read of the run takes 60 ms. */
+  /** Test helper: fast, but every 200th read of the run takes 300 ms (the timeout is 100 ms). */
   public static final class StallingDB extends CrowdedDB {
     static final AtomicLong READS = new AtomicLong();
 
@@ -78,7 +86,7 @@ class RampRunTest {
     public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
       if (READS.incrementAndGet() % 200 == 0) {
         try {
-          Thread.sleep(60);
+          Thread.sleep(300);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -108,19 +116,20 @@ class RampRunTest {
 
   @Test
   void theRampStopsAtTheStepThatBreaksTheRule() throws Exception {
-    // 2 threads: 8 ms; 4 threads: 16 ms; 6 threads: 24 ms > 20 ms.
+    // 2 and 4 threads: 1 ms a read; 6 threads: 150 ms > 50 ms.
     RunResult result = runner(props("ramp.mode", "threads", "ramp.start", "2", "ramp.step", "2", "ramp.interval", "2",
-        "ramp.maxthreads", "20", "sla.latency.ms", "20", "test.group", "sla"), CrowdedDB.class).execute();
+        "ramp.maxthreads", "20", "sla.latency.ms", "50", "test.group", "sla"), CrowdedDB.class).execute();
 
     assertThat(result.stopReason()).isEqualTo(StopReason.SLA);
     RampResult ramp = result.ramp();
-    assertThat(ramp.steps()).extracting(StepRecord::threads).startsWith(2, 4, 6);
-    assertThat(ramp.steps()).extracting(StepRecord::verdict).startsWith(Verdict.PASS, Verdict.PASS, Verdict.SLA);
+    assertThat(ramp.steps()).extracting(StepRecord::threads).containsExactly(2, 4, 6);
+    assertThat(ramp.steps()).extracting(StepRecord::verdict).containsExactly(Verdict.PASS, Verdict.PASS, Verdict.SLA);
     assertThat(ramp.peakThreads()).isEqualTo(4);
     assertThat(ramp.peakStep()).isEqualTo(2);
-    // 4 threads at about 16 ms each: about 250 reads per second.
-    assertThat(ramp.maxSustainedThroughput()).isBetween(180.0, 260.0);
-    assertThat(ramp.steps().get(2).p98Us()).isGreaterThan(20_000);
+    // The peak is the 4-thread step's throughput (1 ms a read), far above the 6-thread step's (150 ms).
+    assertThat(ramp.maxSustainedThroughput()).isEqualTo(ramp.steps().get(1).throughput());
+    assertThat(ramp.maxSustainedThroughput()).isGreaterThan(ramp.steps().get(2).throughput());
+    assertThat(ramp.steps().get(2).p98Us()).isGreaterThan(50_000);
     assertThat(result.hasFailures()).isFalse();
 
     JsonNode summary = new ObjectMapper().readTree(result.folder().resolve("summary.json").toFile());
@@ -128,7 +137,7 @@ class RampRunTest {
     assertThat(summary.get("maxSustainedThroughput").asDouble()).isEqualTo(ramp.maxSustainedThroughput(), within(0.01));
     assertThat(summary.get("peakThreads").asInt()).isEqualTo(4);
     assertThat(summary.at("/ramp/mode").asText()).isEqualTo("threads");
-    assertThat(summary.at("/ramp/sla/latencyMs").asInt()).isEqualTo(20);
+    assertThat(summary.at("/ramp/sla/latencyMs").asInt()).isEqualTo(50);
     assertThat(summary.at("/ramp/steps/2/verdict").asText()).isEqualTo("sla");
     assertThat(summary.at("/ramp/steps/1/startSecond").asLong()).isEqualTo(3);
     assertThat(summary.at("/ramp/steps/1/endSecond").asLong()).isEqualTo(4);
@@ -139,7 +148,7 @@ class RampRunTest {
   @Test
   void aTimeoutStopsTheRamp() throws Exception {
     RunResult result = runner(props("ramp.mode", "threads", "ramp.start", "2", "ramp.interval", "2",
-        "sla.latency.ms", "20", "sla.timeout.ms", "40"), StallingDB.class).execute();
+        "sla.latency.ms", "100", "sla.timeout.ms", "100"), StallingDB.class).execute();
     assertThat(result.stopReason()).isEqualTo(StopReason.TIMEOUT);
     assertThat(result.ramp().steps().get(0).verdict()).isEqualTo(Verdict.TIMEOUT);
     assertThat(result.ramp().steps().get(0).timeouts()).isPositive();
@@ -149,8 +158,9 @@ class RampRunTest {
 
   @Test
   void theRampEndsAtMaxThreadsWhenEveryStepPasses() throws Exception {
+    // A rule no answer of a no-op binding can break, even on a busy machine.
     RunResult result = runner(props("ramp.mode", "threads", "ramp.start", "1", "ramp.step", "1", "ramp.interval", "1",
-        "ramp.maxthreads", "2", "target", "0"), NoopDB.class).execute();
+        "ramp.maxthreads", "2", "target", "0", "sla.latency.ms", "5000"), NoopDB.class).execute();
     assertThat(result.stopReason()).isEqualTo(StopReason.MAXTHREADS);
     assertThat(result.ramp().steps()).extracting(StepRecord::threads).containsExactly(1, 2);
     assertThat(result.ramp().steps()).extracting(StepRecord::verdict).containsOnly(Verdict.PASS);
@@ -159,9 +169,11 @@ class RampRunTest {
 
   @Test
   void aStopKeepsEveryFinishedStep() throws Exception {
-    // Steps of 2 s, stopped 1.3 s into the second step: one judged step, one partial.
-    Runner runner = runner(props("ramp.mode", "threads", "ramp.start", "1", "ramp.step", "1", "ramp.interval", "2",
-        "ramp.maxthreads", "1000"), NoopDB.class);
+    // Steps of 4 s, stopped once the second step's first second is written (about 1 s into the step,
+    // 3 s before its end): at least one judged step, and a partial one. Waiting for the file rather
+    // than a fixed sleep keeps a slow start from leaving the run still in its first step.
+    Runner runner = runner(props("ramp.mode", "threads", "ramp.start", "1", "ramp.step", "1", "ramp.interval", "4",
+        "ramp.maxthreads", "1000", "sla.latency.ms", "5000"), NoopDB.class);
     CompletableFuture<RunResult> future = CompletableFuture.supplyAsync(() -> {
       try {
         return runner.execute();
@@ -169,7 +181,7 @@ class RampRunTest {
         throw new IllegalStateException(e);
       }
     });
-    Thread.sleep(3300);
+    AwaitSecond.in(dir.resolve("run"), 5, future);
     runner.stop(StopReason.INTERRUPTED);
     RunResult result = future.get(60, TimeUnit.SECONDS);
     assertThat(result.stopReason()).isEqualTo(StopReason.INTERRUPTED);
@@ -184,11 +196,14 @@ class RampRunTest {
   @Test
   void anOpenLoopRampRaisesTheOfferedRate() throws Exception {
     RunResult result = runner(props("ramp.mode", "rate", "ramp.rate.start", "200", "ramp.rate.step", "200",
-        "ramp.rate.max", "600", "ramp.rate.threads", "4", "ramp.interval", "2"), NoopDB.class).execute();
+        "ramp.rate.max", "600", "ramp.rate.threads", "4", "ramp.interval", "2", "sla.latency.ms", "5000"),
+        NoopDB.class).execute();
     assertThat(result.stopReason()).isEqualTo(StopReason.MAXTHREADS);
     assertThat(result.ramp().steps()).extracting(StepRecord::offeredOpsPerSec).containsExactly(200.0, 400.0, 600.0);
+    // The schedule is fixed, so each step catches up; the margin covers a window edge moved by a busy
+    // machine (several times what is seen on an idle one, 1-2%).
     for (StepRecord step : result.ramp().steps()) {
-      assertThat(step.throughput()).as("step %d", step.step()).isCloseTo(step.offeredOpsPerSec(), within(step.offeredOpsPerSec() * 0.15));
+      assertThat(step.throughput()).as("step %d", step.step()).isCloseTo(step.offeredOpsPerSec(), within(step.offeredOpsPerSec() * 0.35));
     }
     assertThat(result.threads()).isEqualTo(4);
   }
@@ -199,7 +214,9 @@ class RampRunTest {
         "stats.warmup", "1"), NoopDB.class).execute();
     assertThat(result.ramp()).isNull();
     assertThat(result.plateau().fromSecond()).isEqualTo(2);
-    assertThat(result.plateau().seconds()).isBetween(1, 2);
-    assertThat(result.plateau().meanOpsPerSec()).isCloseTo(500, within(50.0));
+    // A busy machine notices the time limit late and runs a second or two more: full seconds after the
+    // warm-up, at least one and never more than the run lasted.
+    assertThat(result.plateau().seconds()).isBetween(1, (int) (result.runtimeMs() / 1000));
+    assertThat(result.plateau().meanOpsPerSec()).isCloseTo(500, within(200.0));
   }
 }

@@ -79,5 +79,22 @@ class RunSettingsTest {
   void labelsAreSafeFolderNames() {
     assertThat(RunSettings.sanitizeLabel("geo 3s/../x")).isEqualTo("geo_3s_.._x");
     assertThat(RunSettings.sanitizeLabel("")).isEqualTo("default");
+    assertThat(RunSettings.sanitizeLabel("Zürich/東京 run")).isEqualTo("Zurich_run");
+    assertThat(RunSettings.sanitizeLabel("東京")).isEqualTo("default");
+  }
+
+  @Test
+  void theLabelIsKeptAsTypedAndOnlyTheFolderNameIsSafe() throws ConfigException {
+    RunSettings s = RunSettings.fromProperties(Phase.RUN, props("operationcount", "1", "results.label", "Zürich/東京 run"), "x");
+    assertThat(s.label()).isEqualTo("Zürich/東京 run");
+    assertThat(s.folderLabel()).isEqualTo("Zurich_run");
+  }
+
+  @Test
+  void overLongOrControlCharacterLabelsAreRefused() {
+    assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props("operationcount", "1", "results.label",
+        "é".repeat(101)), "x")).hasMessage("Property 'results.label' (-l) is 101 characters long; a label may have at most 100.");
+    assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props("operationcount", "1", "results.label",
+        "a\tb"), "x")).hasMessageContaining("holds a control character");
   }
 }

@@ -83,6 +83,7 @@ class RunnerTest {
     JsonNode record = JSON.readTree(folder.resolve("run.json").toFile());
     assertThat(record.get("status").asText()).isEqualTo("finished");
     assertThat(record.get("stopReason").asText()).isEqualTo("completed");
+    assertThat(record.get("warmupSeconds").asLong()).isEqualTo(5);
     assertThat(record.at("/properties/mongodb.url").asText()).isEqualTo("mongodb://bench:****@db1:27017/ycsb");
     assertThat(Files.readString(folder.resolve("run.json"))).doesNotContain("hunter2");
     assertThat(record.at("/versions/ycsbCore").asText()).isEqualTo("0.17.0");
@@ -106,7 +107,8 @@ class RunnerTest {
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertThat(result.stopReason()).isEqualTo(StopReason.TIME);
     assertThat(result.operations()).isPositive();
-    assertThat(result.runtimeMs()).isBetween(1900L, 5000L);
+    // The upper bound only rules out a run that ignores the time (several times the 2 s, for busy machines).
+    assertThat(result.runtimeMs()).isBetween(1900L, 15_000L);
     assertThat(elapsedMs).isGreaterThanOrEqualTo(1900L);
     // At least one full one-second interval per operation in the time series.
     assertThat(Files.readAllLines(result.folder().resolve("timeseries.csv"))).hasSizeGreaterThan(2);
@@ -194,7 +196,7 @@ class RunnerTest {
         throw new IllegalStateException(e);
       }
     });
-    Thread.sleep(1500);
+    AwaitSecond.in(dir.resolve("run"), 1, future);
     runner.stop(StopReason.INTERRUPTED);
     RunResult result = future.get(60, TimeUnit.SECONDS);
     assertThat(runner.awaitFinished(java.time.Duration.ofSeconds(1))).isTrue();
@@ -230,7 +232,8 @@ class RunnerTest {
   void aTargetRatePacesTheThreads() throws Exception {
     RunResult result = run(Phase.RUN, workloada("operationcount", "0", "maxexecutiontime", "2", "threadcount", "2",
         "target", "1000"), NoopDB.class);
-    assertThat(result.throughput()).isBetween(900.0, 1100.0);
+    // Unpaced, the no-op binding does millions per second; the margin is for busy machines.
+    assertThat(result.throughput()).isBetween(500.0, 1500.0);
   }
 
   @Test

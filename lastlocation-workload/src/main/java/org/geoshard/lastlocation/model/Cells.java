@@ -48,7 +48,7 @@ public final class Cells {
       }
       City c = cities.get(city);
       double[] p = Placement.UNIFORM_AREA.place(new SplittableRandom(Seeds.at(cellSeeds, j)), c.longitude(),
-          c.latitude(), DatasetFormula.radiusMeters(c.population()));
+          c.latitude(), DatasetFormula.FLOOR_1000.radiusMeters(c.population()));
       longitude[j] = p[0];
       latitude[j] = p[1];
     }

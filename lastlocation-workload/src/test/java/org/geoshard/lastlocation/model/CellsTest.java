@@ -22,7 +22,7 @@ class CellsTest {
       }
     }
     City city = TestCities.FIVE.get(nearest);
-    assertThat(best).isLessThanOrEqualTo(DatasetFormula.radiusMeters(city.population()) + 1e-6);
+    assertThat(best).isLessThanOrEqualTo(DatasetFormula.FLOOR_1000.radiusMeters(city.population()) + 1e-6);
     return nearest;
   }
 
