@@ -15,6 +15,7 @@ import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.DatasetExport;
+import org.geoshard.geo.dataset.DatasetExport.Compression;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.dataset.RestaurantJson;
 import org.geoshard.harness.cli.ExitCodes;
@@ -38,13 +39,12 @@ import picocli.CommandLine.Option;
     header = "Prints the geo dataset's statistics, or writes the dataset as JSON lines.",
     description = {"--stats prints a JSON object: cities, citiesWithRestaurants, restaurants, minRadius, maxRadius"
         + " (metres), bytes (the dataset's size as JSON lines), and the settings used.",
-        "--out writes one document per line (.jsonl, or .jsonl.gz compressed), importable with mongoimport;"
+        "--out writes one document per line (.jsonl, .jsonl.gz or .jsonl.zst compressed), importable with mongoimport"
+            + " (--gzip for .gz, through zstd -dc for .zst);"
             + " chunks are generated and compressed on --threads threads (one gzip member each, one valid .gz file)"
             + " and written in order, at most two chunks per thread in memory.", ""})
 public final class GeoDatasetCommand implements GeoshardCommand {
   private static final Logger LOG = LoggerFactory.getLogger(GeoDatasetCommand.class);
-  /** gzip's own default: the files stay as small as before; {@code --level 1} trades size for speed. */
-  static final int DEFAULT_LEVEL = 6;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Action action;
@@ -53,7 +53,8 @@ public final class GeoDatasetCommand implements GeoshardCommand {
     @Option(names = "--stats", required = true, description = "Print the dataset's statistics as JSON.")
     boolean stats;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Write the dataset (.jsonl or .jsonl.gz).")
+    @Option(names = "--out", required = true, paramLabel = "FILE",
+        description = "Write the dataset (.jsonl, .jsonl.gz or .jsonl.zst).")
     Path out;
 
     @Option(names = "--bench", required = true,
@@ -66,8 +67,9 @@ public final class GeoDatasetCommand implements GeoshardCommand {
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(names = "--level", paramLabel = "L",
-      description = "With --out FILE.gz: the deflate level, 1 (fastest) to 9 (smallest) (default ${DEFAULT-VALUE}).")
-  int level = DEFAULT_LEVEL;
+      description = "With --out FILE.gz: the deflate level, 1 (fastest) to 9 (smallest), default 6 (gzip's);"
+          + " with FILE.zst: the zstd level, 1 to 19, default 3 (zstd's).")
+  Integer level;
 
   @Option(names = "-P", paramLabel = "FILE", description = "A workload properties file; may be repeated.")
   List<Path> files = new ArrayList<>();
@@ -91,10 +93,17 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       LOG.error("--threads must be at least 1, not {}.", threads);
       return ExitCodes.USAGE;
     }
-    if (level < 1 || level > 9) {
-      LOG.error("--level must be a deflate level from 1 to 9, not {}.", level);
+    Compression compression = action.out == null ? Compression.NONE : Compression.of(action.out.toString());
+    if (level != null && compression == Compression.NONE) {
+      LOG.error("--level applies only to a compressed --out file (.gz or .zst).");
       return ExitCodes.USAGE;
     }
+    if (level != null && (level < compression.minLevel() || level > compression.maxLevel())) {
+      LOG.error("--level must be a {} level from {} to {}, not {}.", compression == Compression.GZIP ? "deflate" : "zstd",
+          compression.minLevel(), compression.maxLevel(), level);
+      return ExitCodes.USAGE;
+    }
+    int chosenLevel = level != null ? level : compression.defaultLevel();
     RestaurantDataset dataset;
     GeoSettings settings;
     try {
@@ -117,9 +126,12 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       return ExitCodes.OK;
     }
     long started = System.nanoTime();
-    long written = write(dataset, action.out, threads, level);
+    long written = write(dataset, action.out, new DatasetExport(compression, chosenLevel, threads,
+        DatasetExport.DEFAULT_CHUNK));
     LOG.info("Wrote {} restaurants to {} in {} s ({} threads{}).", written, action.out,
-        Formats.decimal((System.nanoTime() - started) / 1e9, 1), threads, gzipped(action.out) ? ", level " + level : "");
+        Formats.decimal((System.nanoTime() - started) / 1e9, 1), threads,
+        compression == Compression.NONE ? "" : ", " + compression.name().toLowerCase(java.util.Locale.ROOT) + " level "
+            + chosenLevel);
     return ExitCodes.OK;
   }
 
@@ -182,19 +194,13 @@ public final class GeoDatasetCommand implements GeoshardCommand {
         (runtime.totalMemory() - runtime.freeMemory()) >> 20);
   }
 
-  static long write(RestaurantDataset dataset, Path file, int threads, int level) throws IOException {
+  static long write(RestaurantDataset dataset, Path file, DatasetExport export) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    DatasetExport export = new DatasetExport(threads, gzipped(file) ? level : DatasetExport.UNCOMPRESSED,
-        DatasetExport.DEFAULT_CHUNK);
     try (OutputStream stream = Files.newOutputStream(file)) {
       return export.write(dataset, stream);
     }
-  }
-
-  private static boolean gzipped(Path file) {
-    return file.toString().endsWith(".gz");
   }
 }

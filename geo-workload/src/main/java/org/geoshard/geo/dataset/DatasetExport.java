@@ -1,5 +1,6 @@
 package org.geoshard.geo.dataset;
 
+import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -16,39 +17,83 @@ import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Writes the dataset as JSON lines, one restaurant per line in id order, optionally gzip-compressed.
+ * Writes the dataset as JSON lines, one restaurant per line in id order, optionally compressed (gzip or
+ * zstd).
  *
  * <p>Export is bound by deflate, so the work is cut into chunks of consecutive restaurants that
  * several threads generate and compress at once (restaurant k is a pure function of k, see
  * {@link RestaurantDataset}); the calling thread writes the chunks in order. A compressed chunk is a
  * complete gzip member: concatenated members are one valid gzip file (RFC 1952; {@code gzip -d},
- * {@code mongoimport --gzip} and Java's {@code GZIPInputStream} read them all), as {@code pigz} makes.
+ * {@code mongoimport --gzip} and Java's {@code GZIPInputStream} read them all), as {@code pigz} makes;
+ * with zstd each chunk is one frame, and concatenated frames are one valid {@code .zst} file.
  * At most two chunks per thread are in flight, so memory stays bounded whatever the dataset's size.
  *
- * <p>The decompressed bytes do not depend on the number of threads, the level or the chunk size.
+ * <p>The decompressed bytes do not depend on the compression, the number of threads, the level or the
+ * chunk size.
  */
 public final class DatasetExport {
-  /** No compression: plain JSON lines. */
-  public static final int UNCOMPRESSED = -1;
-  /** Restaurants per chunk: about 4 MB of JSON, large enough that the gzip members cost nothing. */
-  public static final int DEFAULT_CHUNK = 16_384;
+  /** How the chunks are compressed, with the levels each accepts. */
+  public enum Compression {
+    NONE(0, 0, 0),
+    /** Deflate levels 1 (fastest) to 9 (smallest); gzip's default is 6. */
+    GZIP(Deflater.BEST_SPEED, Deflater.BEST_COMPRESSION, 6),
+    /** zstd levels 1 to 19; zstd's default is 3. */
+    ZSTD(1, 19, 3);
 
+    private final int minLevel;
+    private final int maxLevel;
+    private final int defaultLevel;
+
+    Compression(int minLevel, int maxLevel, int defaultLevel) {
+      this.minLevel = minLevel;
+      this.maxLevel = maxLevel;
+      this.defaultLevel = defaultLevel;
+    }
+
+    public int minLevel() {
+      return minLevel;
+    }
+
+    public int maxLevel() {
+      return maxLevel;
+    }
+
+    public int defaultLevel() {
+      return defaultLevel;
+    }
+
+    /** By the file's name: {@code .gz}, {@code .zst}, anything else uncompressed. */
+    public static Compression of(String fileName) {
+      return fileName.endsWith(".gz") ? GZIP : fileName.endsWith(".zst") ? ZSTD : NONE;
+    }
+  }
+
+  /**
+   * Restaurants per chunk: about 2 MB of JSON, large enough that a gzip member's header, trailer and fresh
+   * dictionary cost nothing measurable, small enough that two per thread fit a small heap.
+   */
+  public static final int DEFAULT_CHUNK = 8_192;
+
+  private final Compression compression;
   private final int threads;
   private final int level;
   private final int chunk;
 
   /**
+   * @param compression how chunks are compressed
+   * @param level a level of that compression (ignored with {@link Compression#NONE})
    * @param threads generating and compressing threads, at least 1
-   * @param level a deflate level 1 (fastest) to 9 (smallest), or {@link #UNCOMPRESSED}
    * @param chunk restaurants per chunk, at least 1
    */
-  public DatasetExport(int threads, int level, int chunk) {
+  public DatasetExport(Compression compression, int level, int threads, int chunk) {
     if (threads < 1 || chunk < 1) {
       throw new IllegalArgumentException("threads and chunk must be at least 1: " + threads + ", " + chunk);
     }
-    if (level != UNCOMPRESSED && (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION)) {
-      throw new IllegalArgumentException("level must be 1 to 9: " + level);
+    if (compression != Compression.NONE && (level < compression.minLevel() || level > compression.maxLevel())) {
+      throw new IllegalArgumentException(compression + " level must be " + compression.minLevel() + " to "
+          + compression.maxLevel() + ": " + level);
     }
+    this.compression = compression;
     this.threads = threads;
     this.level = level;
     this.chunk = chunk;
@@ -81,7 +126,7 @@ public final class DatasetExport {
     }
   }
 
-  /** Restaurants [from, to) as JSON lines, a gzip member of them unless uncompressed. */
+  /** Restaurants [from, to) as JSON lines, compressed as one gzip member or one zstd frame. */
   private byte[] encode(RestaurantDataset dataset, long from, long to) throws IOException {
     StringBuilder text = new StringBuilder((int) Math.min(Integer.MAX_VALUE / 2, (to - from) * 256));
     for (long k = from; k < to; k++) {
@@ -89,14 +134,17 @@ public final class DatasetExport {
       text.append('\n');
     }
     byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-    if (level == UNCOMPRESSED) {
-      return bytes;
-    }
-    ByteArrayOutputStream member = new ByteArrayOutputStream(bytes.length / 4);
-    try (GZIPOutputStream gzip = new LeveledGzip(member, level)) {
-      gzip.write(bytes);
-    }
-    return member.toByteArray();
+    return switch (compression) {
+      case NONE -> bytes;
+      case ZSTD -> Zstd.compress(bytes, level);
+      case GZIP -> {
+        ByteArrayOutputStream member = new ByteArrayOutputStream(bytes.length / 4);
+        try (GZIPOutputStream gzip = new LeveledGzip(member, level)) {
+          gzip.write(bytes);
+        }
+        yield member.toByteArray();
+      }
+    };
   }
 
   private static byte[] await(Future<byte[]> future) throws IOException {

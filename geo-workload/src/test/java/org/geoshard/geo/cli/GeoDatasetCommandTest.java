@@ -81,6 +81,9 @@ class GeoDatasetCommandTest {
     Path file = dir.resolve("never.jsonl.gz");
     assertThat(run(new ByteArrayOutputStream(), "--out", file.toString(), "--threads", "0")).isEqualTo(ExitCodes.USAGE);
     assertThat(run(new ByteArrayOutputStream(), "--out", file.toString(), "--level", "10")).isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--out", dir.resolve("never.jsonl").toString(), "--level", "1"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(dir.resolve("never.jsonl")).doesNotExist();
     assertThat(file).doesNotExist();
   }
 
@@ -105,5 +108,11 @@ class GeoDatasetCommandTest {
       assertThat(in.readAllBytes()).isEqualTo(expected);
     }
     assertThat(Files.size(three)).isLessThan(Files.size(one));
+    Path zst = dir.resolve("fast.jsonl.zst");
+    assertThat(run(new ByteArrayOutputStream(), "--out", zst.toString(), "--level", "1", "-p", cities,
+        "-p", "geo.scale=0.02")).isEqualTo(ExitCodes.OK);
+    try (var in = new com.github.luben.zstd.ZstdInputStream(Files.newInputStream(zst))) {
+      assertThat(in.readAllBytes()).isEqualTo(expected);
+    }
   }
 }

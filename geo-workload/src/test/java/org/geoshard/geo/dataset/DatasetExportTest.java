@@ -11,15 +11,21 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
+import com.github.luben.zstd.ZstdInputStream;
 import org.geoshard.geo.TestCities;
+import org.geoshard.geo.dataset.DatasetExport.Compression;
 import org.junit.jupiter.api.Test;
 
 class DatasetExportTest {
   private final RestaurantDataset dataset = new RestaurantDataset(TestCities.FIVE, 0.02, Placement.UNIFORM_DISTANCE, 7);
 
   private byte[] export(int threads, int level, int chunk) throws IOException {
+    return export(Compression.GZIP, threads, level, chunk);
+  }
+
+  private byte[] export(Compression compression, int threads, int level, int chunk) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertThat(new DatasetExport(threads, level, chunk).write(dataset, out)).isEqualTo(dataset.size());
+    assertThat(new DatasetExport(compression, level, threads, chunk).write(dataset, out)).isEqualTo(dataset.size());
     return out.toByteArray();
   }
 
@@ -40,7 +46,7 @@ class DatasetExportTest {
   @Test
   void plainExportIsEveryRestaurantInIdOrder() throws IOException {
     assertThat(dataset.size()).isGreaterThan(1_000);
-    assertThat(new String(export(3, DatasetExport.UNCOMPRESSED, 97), StandardCharsets.UTF_8)).isEqualTo(expectedLines());
+    assertThat(new String(export(Compression.NONE, 3, 0, 97), StandardCharsets.UTF_8)).isEqualTo(expectedLines());
   }
 
   @Test
@@ -52,8 +58,17 @@ class DatasetExportTest {
     assertThat(gunzip(oneThreadFastest)).isEqualTo(expected);
     assertThat(gunzip(threeThreadsSmallest)).isEqualTo(expected);
     assertThat(gunzip(manyThreadsTinyChunks)).isEqualTo(expected);
-    // The level is honoured: level 9 of the same text is smaller than level 1 (both single member here).
+    // The level is honoured: level 9 of the same text is smaller than level 1.
     assertThat(export(1, 9, DatasetExport.DEFAULT_CHUNK).length).isLessThan(oneThreadFastest.length);
+  }
+
+  @Test
+  void zstdFramesHoldTheSameContent() throws IOException {
+    byte[] zst = export(Compression.ZSTD, 3, 1, 101);
+    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(zst))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expectedLines());
+    }
+    assertThat(zst.length).isLessThan(expectedLines().length() / 3);
   }
 
   @Test
@@ -101,13 +116,18 @@ class DatasetExportTest {
         throw new IOException("disk full");
       }
     };
-    assertThatThrownBy(() -> new DatasetExport(2, 1, 50).write(dataset, broken)).hasMessage("disk full");
+    assertThatThrownBy(() -> new DatasetExport(Compression.GZIP, 1, 2, 50).write(dataset, broken))
+        .hasMessage("disk full");
   }
 
   @Test
   void settingsOutsideTheirRangeAreRefused() {
-    assertThatThrownBy(() -> new DatasetExport(0, 6, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new DatasetExport(1, 10, 10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new DatasetExport(1, 6, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DatasetExport(Compression.GZIP, 6, 0, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DatasetExport(Compression.GZIP, 10, 1, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DatasetExport(Compression.ZSTD, 20, 1, 10)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DatasetExport(Compression.GZIP, 6, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(Compression.of("a.jsonl.gz")).isEqualTo(Compression.GZIP);
+    assertThat(Compression.of("a.jsonl.zst")).isEqualTo(Compression.ZSTD);
+    assertThat(Compression.of("a.jsonl")).isEqualTo(Compression.NONE);
   }
 }
