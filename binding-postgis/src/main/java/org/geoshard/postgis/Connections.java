@@ -7,11 +7,11 @@ import java.util.Properties;
 import site.ycsb.DBException;
 
 /** Opens connections and turns PostgreSQL's failures into one clear sentence each. */
-final class Connections {
+public final class Connections {
   private Connections() {
   }
 
-  static Connection open(PostgisSettings settings) throws DBException {
+  public static Connection open(PostgisSettings settings) throws DBException {
     Properties info = new Properties();
     if (settings.user() != null) {
       info.setProperty("user", settings.user());
