@@ -1,11 +1,15 @@
 package org.geoshard.harness.run;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.api.ServerProcesses;
 import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.observe.IoTraceSession;
 import org.geoshard.harness.output.RunRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +79,22 @@ public final class BindingSession {
     entry.put("recorded", when);
     entry.putAll(topology);
     return entry;
+  }
+
+  /**
+   * The database's processes on this machine, for tracing: none when the binding cannot name them
+   * ({@link ServerProcesses}).
+   */
+  public IoTraceSession.Targets localServer() throws DBException {
+    if (!ServerProcesses.class.isAssignableFrom(binding.type())) {
+      return new IoTraceSession.Targets(List.of(), "localhost");
+    }
+    List<IoTraceSession.Targets> found = new ArrayList<>();
+    withInstance(db -> {
+      ServerProcesses sp = (ServerProcesses) db;
+      found.add(new IoTraceSession.Targets(sp.localServerPids(), sp.localNodeName()));
+    });
+    return found.get(0);
   }
 
   @FunctionalInterface

@@ -10,12 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.OperationMeter;
 import org.geoshard.harness.measure.Totals;
+import org.geoshard.harness.observe.ExplainSampler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -55,6 +57,8 @@ final class MeasuredDB extends DB implements HarnessDB {
   /** The meter of the operation in progress (or null with {@link #inFlightClassify}); written before inFlightSince. */
   private volatile OperationMeter inFlightMeter;
   private volatile Function<Status, Outcome> inFlightClassify;
+  /** Explains a few of this thread's operations (null when off or the binding cannot explain). */
+  private ExplainSampler explainer;
   /** Measured calls in progress on the owner thread (nested ones included). Owner thread only. */
   private int depth;
 
@@ -82,6 +86,11 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   DB binding() {
     return binding;
+  }
+
+  /** Explains some of this thread's successful operations with the binding's {@link ExplainsOperations}. */
+  void explainer(ExplainSampler sampler) {
+    this.explainer = binding instanceof ExplainsOperations ? sampler : null;
   }
 
   void intendedStart(long nanos) {
@@ -151,6 +160,9 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed(operation, e);
     }
     finish(meter, start, status);
+    if (explainer != null && status.isOk() && depth == 0) {
+      explainer.offer(operation, (ExplainsOperations) binding);
+    }
     return status;
   }
 
