@@ -29,6 +29,7 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
         RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP,
         IoTraceSettings.TRACE_IO, IoTraceSettings.TRACE_IO_PROCESSES, IoTraceSettings.TRACE_IO_BPFTRACE,
+        IoTraceSettings.TRACE_IO_DROP_CACHES,
         ExplainSettings.SAMPLES, ExplainSettings.WINDOW);
   }
 

@@ -20,12 +20,12 @@ public record BlockRequest(long startNanos, String device, long sector, long byt
   /** CSV columns of {@code io/<node>.csv}. */
   public static final String CSV_HEADER = "epoch_ms,stage,device,sector,bytes,op,rwbs,process,pid,latency_us";
 
-  /** {@code R}, {@code W} or {@code other} (flush, discard). */
+  /** {@code R}, {@code W} or {@code other} (a flush without data, a discard). */
   public String op() {
     if (rwbs.indexOf('R') >= 0) {
       return "R";
     }
-    return rwbs.indexOf('W') >= 0 ? "W" : "other";
+    return rwbs.indexOf('W') >= 0 && bytes > 0 ? "W" : "other";
   }
 
   /** The sector after the last one this request touches. */

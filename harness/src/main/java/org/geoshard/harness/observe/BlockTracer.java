@@ -49,6 +49,17 @@ public final class BlockTracer {
   public static BlockTracer start(String command, String program, Path csv, String stage) throws IOException {
     Path script = Files.createTempFile("geoshard-io", ".bt");
     Files.writeString(script, program, StandardCharsets.UTF_8);
+    // Both clocks read together: bpftrace's nsecs and System.nanoTime are CLOCK_MONOTONIC on Linux.
+    long nanos0 = System.nanoTime();
+    long epochMs0 = System.currentTimeMillis();
+    Process p;
+    try {
+      p = new ProcessBuilder(command, script.toString()).start();
+    } catch (IOException e) {
+      Files.deleteIfExists(script);
+      throw new IOException("'" + command + "' could not be started (" + e.getMessage() + "); install bpftrace"
+          + " (Debian package bpftrace)", e);
+    }
     boolean fresh = !Files.exists(csv);
     Files.createDirectories(csv.getParent());
     BufferedWriter out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
@@ -57,23 +68,14 @@ public final class BlockTracer {
       out.write(BlockRequest.CSV_HEADER);
       out.newLine();
     }
-    // Both clocks read together: bpftrace's nsecs and System.nanoTime are CLOCK_MONOTONIC on Linux.
-    long nanos0 = System.nanoTime();
-    long epochMs0 = System.currentTimeMillis();
-    Process p;
-    try {
-      p = new ProcessBuilder(command, script.toString()).start();
-    } catch (IOException e) {
-      out.close();
-      Files.deleteIfExists(script);
-      throw new IOException("'" + command + "' could not be started (" + e.getMessage() + "); install bpftrace"
-          + " (Debian package bpftrace)", e);
-    }
     BlockTracer tracer = new BlockTracer(p, out, stage, epochMs0, nanos0);
     try {
       boolean ok = tracer.attached.await(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
       if (!ok || !p.isAlive()) {
         tracer.stop();
+        if (fresh) {
+          Files.deleteIfExists(csv);  // nothing was traced: no file that looks like a quiet disk
+        }
         throw new IOException("bpftrace did not start tracing: " + tracer.reason());
       }
     } catch (InterruptedException e) {
@@ -88,7 +90,8 @@ public final class BlockTracer {
 
   /** Ends the trace; returns every request it saw (the CSV file holds the same). */
   public List<BlockRequest> stop() throws IOException {
-    process.destroy();
+    // SIGTERM through the handle: Process.destroy() would also close the output we still have to read.
+    process.toHandle().destroy();
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();

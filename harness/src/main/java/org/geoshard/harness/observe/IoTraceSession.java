@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class IoTraceSession implements StageListener {
   private static final Logger LOG = LoggerFactory.getLogger(IoTraceSession.class);
   static final Path TRACEFS = Path.of("/sys/kernel/tracing");
+  private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
 
   /** Who to trace: the database's root processes on this machine and the node's name. */
   public record Targets(List<Long> pids, String node) {
@@ -61,6 +62,9 @@ public final class IoTraceSession implements StageListener {
         targets = resolveTargets();
       }
       mountTracefs();
+      if (settings.dropCaches()) {
+        dropCaches();
+      }
       tracer = BlockTracer.start(settings.command(),
           BlockTraceScript.program(targets.pids(), settings.processNames()), csv(), stage.label());
       LOG.info("Tracing block I/O of {} during {} into {}", describe(targets), stage.label(),
@@ -125,6 +129,18 @@ public final class IoTraceSession implements StageListener {
     t.pids().forEach(p -> parts.add("process " + p + " and its children"));
     settings.processNames().forEach(n -> parts.add("'" + n + "' processes"));
     return String.join(", ", parts);
+  }
+
+  /** Writes dirty pages out, then empties the page cache; a refusal is logged, never fatal. */
+  private static void dropCaches() throws InterruptedException {
+    try {
+      new ProcessBuilder("sync").inheritIO().start().waitFor();
+      Files.writeString(DROP_CACHES, "3");
+      LOG.info("Dropped the page cache before tracing ({}).", IoTraceSettings.TRACE_IO_DROP_CACHES);
+    } catch (IOException e) {
+      LOG.warn("Could not drop the page cache ({} needs root): {}", IoTraceSettings.TRACE_IO_DROP_CACHES,
+          e.getMessage());
+    }
   }
 
   /** tracefs holds the block tracepoints; mounted when missing and we may (as root). */

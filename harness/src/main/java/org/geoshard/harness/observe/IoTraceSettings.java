@@ -12,11 +12,14 @@ import org.geoshard.harness.config.PropertyReader;
  * @param stages traced stages; empty when tracing is off (the default)
  * @param processNames process names traced when the binding names no local server process
  * @param command the bpftrace executable
+ * @param dropCaches empty the page cache before each traced stage (root only), so that the trace sees
+ *     what the stage reads from the disk and not what an earlier stage left in memory
  */
-public record IoTraceSettings(Set<Stage> stages, List<String> processNames, String command) {
+public record IoTraceSettings(Set<Stage> stages, List<String> processNames, String command, boolean dropCaches) {
   public static final String TRACE_IO = "trace.io";
   public static final String TRACE_IO_PROCESSES = "trace.io.processes";
   public static final String TRACE_IO_BPFTRACE = "trace.io.bpftrace";
+  public static final String TRACE_IO_DROP_CACHES = "trace.io.dropcaches";
 
   public IoTraceSettings {
     stages = stages.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(stages));
@@ -24,7 +27,7 @@ public record IoTraceSettings(Set<Stage> stages, List<String> processNames, Stri
   }
 
   public static IoTraceSettings off() {
-    return new IoTraceSettings(Set.of(), List.of(), "bpftrace");
+    return new IoTraceSettings(Set.of(), List.of(), "bpftrace", false);
   }
 
   public boolean traces(Stage stage) {
@@ -63,6 +66,7 @@ public record IoTraceSettings(Set<Stage> stages, List<String> processNames, Stri
     if (command.isEmpty()) {
       in.problem("Property '" + TRACE_IO_BPFTRACE + "' is empty; give the bpftrace executable.");
     }
-    return new IoTraceSettings(stages, names, command);
+    boolean dropCaches = in.bool(TRACE_IO_DROP_CACHES, false);
+    return new IoTraceSettings(stages, names, command, dropCaches);
   }
 }

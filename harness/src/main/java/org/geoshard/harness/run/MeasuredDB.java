@@ -160,10 +160,15 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed(operation, e);
     }
     finish(meter, start, status);
-    if (explainer != null && status.isOk() && depth == 0) {
+    offerExplain(operation, status);
+    return status;
+  }
+
+  /** After a successful outermost query, outside its measured time: maybe explained. */
+  private void offerExplain(String operation, Status status) {
+    if (explainer != null && depth == 0 && status.isOk()) {
       explainer.offer(operation, (ExplainsOperations) binding);
     }
-    return status;
   }
 
   @Override
@@ -197,6 +202,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed("READ", e);
     }
     finish(read, start, status);
+    offerExplain("READ", status);
     return status;
   }
 
@@ -211,6 +217,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed("SCAN", e);
     }
     finish(scan, start, status);
+    offerExplain("SCAN", status);
     return status;
   }
 
