@@ -5,6 +5,7 @@ import com.mongodb.client.MongoDatabase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
@@ -15,6 +16,8 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
@@ -36,7 +39,7 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
-    DescribesTopology, BatchOutcomes {
+    DescribesTopology, BatchOutcomes, ExplainsOperations {
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
@@ -170,6 +173,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public LastLocationContract lastLocation() {
     return operations.lastLocation();
+  }
+
+  /** The last query this thread sent, explained through {@code mongodb.url} (see {@link MongoExplain}). */
+  @Override
+  public Optional<QueryExplain> explainLast() throws DBException {
+    return operations == null ? Optional.empty() : operations.explainLast();
   }
 
   @Override
