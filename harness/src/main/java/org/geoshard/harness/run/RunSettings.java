@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.observe.ObserveSettings;
 import org.geoshard.harness.ramp.RampMode;
 import org.geoshard.harness.ramp.RampSettings;
 
@@ -59,6 +60,7 @@ public final class RunSettings {
   private final Path resultsDir;
   private final String label;
   private final RampSettings ramp;
+  private final ObserveSettings observe;
 
   private RunSettings(Builder b) {
     this.phase = Objects.requireNonNull(b.phase, "phase");
@@ -77,6 +79,7 @@ public final class RunSettings {
     this.resultsDir = b.resultsDir;
     this.label = Objects.requireNonNull(b.label, "label");
     this.ramp = Objects.requireNonNull(b.ramp, "ramp");
+    this.observe = Objects.requireNonNull(b.observe, "observe");
   }
 
   public static Builder builder(Phase phase, String workloadClass) {
@@ -130,6 +133,11 @@ public final class RunSettings {
     }
     try {
       b.ramp = RampSettings.fromProperties(properties, b.maxExecutionTime);
+    } catch (ConfigException e) {
+      e.problems().forEach(in::problem);
+    }
+    try {
+      b.observe = ObserveSettings.fromProperties(properties);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }
@@ -243,6 +251,11 @@ public final class RunSettings {
     return ramp;
   }
 
+  /** The server sampler's settings ({@code observe.*}). */
+  public ObserveSettings observe() {
+    return observe;
+  }
+
   /** Threads at the start: {@code threadcount}, or the ramp's first step. */
   public int initialThreads() {
     return ramp.initialThreads(threads);
@@ -285,6 +298,7 @@ public final class RunSettings {
     private Path resultsDir;
     private String label = "default";
     private RampSettings ramp = RampSettings.none();
+    private ObserveSettings observe = ObserveSettings.builder().build();
 
     private Builder(Phase phase, String workloadClass) {
       this.phase = phase;
@@ -328,6 +342,11 @@ public final class RunSettings {
 
     public Builder label(String label) {
       this.label = label;
+      return this;
+    }
+
+    public Builder observe(ObserveSettings observe) {
+      this.observe = observe;
       return this;
     }
 

@@ -25,6 +25,8 @@ import org.geoshard.harness.config.Secrets;
 import org.geoshard.harness.measure.IntervalSampler;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
+import org.geoshard.harness.observe.ObserveSettings;
+import org.geoshard.harness.observe.ServerObserver;
 import org.geoshard.harness.output.HlogWriters;
 import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
@@ -140,6 +142,29 @@ public final class Runner {
       LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
     BindingSession session = new BindingSession(binding, properties, record);
+    List<PhaseWatcher> watchers = watchers(folder, session, record);
+    try {
+      return measure(folder, record, session, watchers, planned);
+    } finally {
+      watchers.forEach(PhaseWatcher::close);  // idempotent: after a failure, what was gathered is kept
+    }
+  }
+
+  /**
+   * What runs beside the phase: the server sampler when there is a node to sample. A watcher of
+   * another kind (e.g. a disk tracer) is added here.
+   */
+  private List<PhaseWatcher> watchers(RunFolder folder, BindingSession session, RunRecord record) {
+    List<PhaseWatcher> out = new ArrayList<>();
+    ObserveSettings observe = settings.observe();
+    if (observe.enabled() && (session.observesServers() || !observe.nodeExporters().isEmpty())) {
+      out.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
+    }
+    return out;
+  }
+
+  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, List<PhaseWatcher> watchers,
+      long planned) throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
         session.prepare(Preparable.Stage.BEFORE_LOAD);
@@ -198,6 +223,8 @@ public final class Runner {
     }
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
+    PhaseWatcher.Part part = settings.phase() == Phase.LOAD ? PhaseWatcher.Part.LOAD : PhaseWatcher.Part.RUN;
+    watchers.forEach(w -> w.partStarted(part, startMs));
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     // A measured phase only: unmeasured operations report neither successes nor failures.
     if (settings.measured() && !settings.giveUp().isZero()) {
@@ -222,15 +249,18 @@ public final class Runner {
     boolean allEnded = joinWorkers(stopGrace);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     sampler.stop();
+    watchers.forEach(w -> w.partEnded(part));
     cleanupWorkload();
     boolean preparationFailed = false;
     if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
+      watchers.forEach(w -> w.partStarted(PhaseWatcher.Part.AFTER_LOAD, startMs));
       try {
         session.prepare(Preparable.Stage.AFTER_LOAD);
       } catch (DBException | RuntimeException e) {
         preparationFailed = true;
         LOG.error("Preparing the database after the load failed: {}", describe(e), e);
       }
+      watchers.forEach(w -> w.partEnded(PhaseWatcher.Part.AFTER_LOAD));
     }
     session.recordTopology("after " + settings.phase().commandName());
 
@@ -254,6 +284,7 @@ public final class Runner {
     long[] samplerCost = sampler.cost();
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
         "maxMicros", samplerCost[2] / 1000));
+    watchers.forEach(PhaseWatcher::close);  // their records go into the final run.json
     record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
