@@ -27,10 +27,15 @@ SERVERS_CSV = "servers.csv"
 HEADER = ["time_s", "node", "role", "metric", "value"]
 FIGURE = "servers-over-time.png"
 COLUMNS = ["throughput", "cpu", "cache"]
-COLUMN_TITLES = {"throughput": "Server throughput (1/s)", "cpu": "CPU busy (%)", "cache": "Cache"}
+COLUMN_TITLES = {"throughput": "Throughput (1/s)", "cpu": "CPU busy (%)", "cache": "Cache"}
+# The line each panel's column shows, the first a node has (the table under the figure lists them all).
+PREFERRED = {
+    "throughput": ["MongoDB ops/s", "PostgreSQL commits/s", "disk I/O/s"],
+    "cpu": ["CPU busy %"],
+    "cache": ["WiredTiger cache GiB", "buffer hit %", "page cache GiB"],
+}
 # The client's throughput, drawn in each throughput panel under the servers' lines.
 CLIENT_SERIES = "client ops/s"
-_LINESTYLES = ["-", "--", ":", "-."]
 
 
 # Reading ------------------------------------------------------------------------------------------
@@ -213,48 +218,67 @@ def client_throughput(runs) -> pd.DataFrame:
 # Drawing ------------------------------------------------------------------------------------------
 
 
-def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting.Palette):
-    """One row per node (panel), three columns: throughput (with the client's, grey), CPU, cache.
-    Colour is the scenario's, the line style the series'."""
+def figure_lines(series: pd.DataFrame) -> pd.DataFrame:
+    """The lines the figure draws: per panel and column, the first of ``PREFERRED`` the panel has."""
+    keep = []
+    for (panel, column), group in series.groupby(["panel", "column"], sort=False):
+        names = set(group["series"])
+        chosen = next((name for name in PREFERRED[column] if name in names), None)
+        if chosen is not None:
+            keep.append(group[group["series"] == chosen])
+    return pd.concat(keep, ignore_index=True) if keep else series.iloc[0:0]
+
+
+def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting.Palette) -> Figure:
+    """One row per node (panel), three columns: throughput (the client's in grey on its own axis),
+    CPU, cache. Colour is the scenario's; each axis is labelled with the line it shows."""
+    lines_all = figure_lines(series)
     panels = list(dict.fromkeys(series["panel"]))
     with plotting._style():
-        figure = Figure(figsize=(plotting.FULL_WIDTH_IN, 1.9 * len(panels) + 1.0), layout="constrained")
+        figure = Figure(figsize=(plotting.FULL_WIDTH_IN, 1.9 * len(panels) + 0.9), layout="constrained")
         axes = figure.subplots(len(panels), len(COLUMNS), squeeze=False, sharex=True)
         divisor, unit = plotting.time_unit(float(series["time_s"].max()) if len(series) else 0)
-        styles = {name: _LINESTYLES[i % len(_LINESTYLES)] for i, name in enumerate(dict.fromkeys(series["series"]))}
         for row, panel in enumerate(panels):
+            runs_here = set(series.loc[series["panel"] == panel, "runId"])
             for col, column in enumerate(COLUMNS):
                 ax = axes[row][col]
-                lines = series[(series["panel"] == panel) & (series["column"] == column)]
+                lines = lines_all[(lines_all["panel"] == panel) & (lines_all["column"] == column)]
                 if column == "throughput" and len(client):
-                    for run_id, run in client.groupby("runId", sort=False):
-                        if run_id in set(series.loc[series["panel"] == panel, "runId"]):
-                            ax.plot(run["time_s"] / divisor, run["value"], color="0.6", lw=0.9, ls="-",
-                                    drawstyle="steps-pre")
+                    twin = ax.twinx()
+                    for run_id, run in client[client["runId"].isin(runs_here)].groupby("runId", sort=False):
+                        twin.plot(run["time_s"] / divisor, run["value"], color="0.65", lw=0.9, drawstyle="steps-pre",
+                                  zorder=0)
+                    twin.set_ylim(bottom=0)
+                    twin.yaxis.set_major_formatter(FuncFormatter(plotting.format_rate))
+                    twin.tick_params(axis="y", colors="0.45", labelsize=7)
+                    twin.grid(False)
+                    ax.set_zorder(twin.get_zorder() + 1)
+                    ax.patch.set_visible(False)
                 if not len(lines):
-                    plotting._no_data(ax, "not sampled")
+                    ax.text(0.5, 0.5, "not sampled", ha="center", va="center", transform=ax.transAxes, color="0.4")
                 else:
-                    for (run_id, scenario, name), line in lines.groupby(["runId", "scenario", "series"], sort=False):
+                    for (run_id, scenario), line in lines.groupby(["runId", "scenario"], sort=False):
                         line = line.sort_values("time_s")
-                        ax.plot(line["time_s"] / divisor, line["value"], color=palette.colour(scenario),
-                                ls=styles[name], lw=1.2)
-                    ax.set_ylim(bottom=0)
+                        ax.plot(line["time_s"] / divisor, line["value"], color=palette.colour(scenario), lw=1.4,
+                                marker=".", ms=3)
+                    if lines["series"].iloc[0].endswith("%"):
+                        ax.set_ylim(0, 105)
+                    else:
+                        ax.set_ylim(bottom=0)
+                    ax.text(0.02, 0.97, lines["series"].iloc[0], transform=ax.transAxes, va="top", fontsize=7,
+                            color="0.3")
                     if column == "throughput":
                         ax.yaxis.set_major_formatter(FuncFormatter(plotting.format_rate))
-                    if column == "cpu":
-                        ax.set_ylim(0, 100)
                 if row == 0:
                     ax.set_title(COLUMN_TITLES[column])
                 if col == 0:
                     ax.set_ylabel(panel)
                 if row == len(panels) - 1:
                     ax.set_xlabel(f"time ({unit})")
-        handles = [Line2D([], [], color=palette.colour(s), lw=2, label=s)
-                   for s in dict.fromkeys(series["scenario"])]
-        handles += [Line2D([], [], color="0.2", ls=style, label=name) for name, style in styles.items()]
+        handles = [Line2D([], [], color=palette.colour(s), lw=2, label=s) for s in dict.fromkeys(series["scenario"])]
         if len(client):
-            handles.append(Line2D([], [], color="0.6", lw=0.9, label=CLIENT_SERIES))
-        plotting._bottom_legend(figure, handles, columns=3)
+            handles.append(Line2D([], [], color="0.65", lw=0.9, label=CLIENT_SERIES + " (right axis)"))
+        plotting._bottom_legend(figure, handles)
     return figure
 
 
@@ -276,8 +300,11 @@ def section(runs, out_dir: Path, palette: plotting.Palette) -> list[str]:
         lines += [f"![Servers]({FIGURE})", "",
                   "*Each node's throughput, CPU and cache over time (one row per host: a database server and "
                   "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
-                  "step line is the client's throughput. Counters are rates between readings of "
-                  "`servers.csv`.*", ""]
+                  "step line is the client's throughput (right axis). Each panel names the line it shows: a "
+                  "database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else the "
+                  "host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache (WiredTiger "
+                  "bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates between "
+                  "readings of `servers.csv`. The table gives every line's mean and maximum.*", ""]
         means = panel_means(series)
         lines += [tables.markdown_table(means.assign(mean=means["mean"].map(_number), max=means["max"].map(_number)),
                             ["mean", "max"]), ""]

@@ -51,6 +51,7 @@ public final class ServerObserver implements PhaseWatcher {
   private volatile boolean running;
   private volatile long originEpochMs;
   private boolean bindingProbesOpen;
+  private boolean exportersOpen;
   private boolean bindingProbesFailed;
   private long rounds;
   private long roundNanosTotal;
@@ -75,6 +76,7 @@ public final class ServerObserver implements PhaseWatcher {
     if (closed) {
       return;
     }
+    double at = (epochMs.getAsLong() - originEpochMs) / 1000.0;  // before anything slow
     if (thread == null) {
       if (!begin(originEpochMs)) {
         return;
@@ -86,7 +88,7 @@ public final class ServerObserver implements PhaseWatcher {
     }
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("part", part.label());
-    entry.put("startS", seconds(epochMs.getAsLong()));
+    entry.put("startS", at);
     parts.add(entry);
   }
 
@@ -108,10 +110,6 @@ public final class ServerObserver implements PhaseWatcher {
     } catch (IOException e) {
       LOG.error("Cannot write {} in {}; the servers are not sampled: {}", ServersCsv.FILE_NAME, folder, e.toString());
       return false;
-    }
-    Duration timeout = settings.interval().compareTo(MAX_PROBE_TIMEOUT) < 0 ? MAX_PROBE_TIMEOUT : settings.interval();
-    for (String endpoint : settings.nodeExporters()) {
-      nodes.add(new NodeState(new NodeExporterProbe(endpoint, timeout)));
     }
     return true;
   }
@@ -150,8 +148,12 @@ public final class ServerObserver implements PhaseWatcher {
     openBindingProbes();
     for (NodeState node : nodes) {
       node.requests++;
+      long asked = System.nanoTime();
       try {
         Map<String, Double> metrics = node.probe.sample();
+        long answered = System.nanoTime() - asked;
+        node.answerNanosTotal += answered;
+        node.answerNanosMax = Math.max(node.answerNanosMax, answered);
         csv.write(seconds(epochMs.getAsLong()), node.probe.node(), node.probe.role(), metrics);
         if (node.failing) {
           LOG.info("Sampling {} ({}) again.", node.probe.node(), node.probe.role());
@@ -185,6 +187,14 @@ public final class ServerObserver implements PhaseWatcher {
   private void openBindingProbes() {
     if (bindingProbesOpen) {
       return;
+    }
+    if (!exportersOpen) {
+      // Here, on the sampler thread: the first HTTP client costs a second of class loading.
+      exportersOpen = true;
+      Duration timeout = settings.interval().compareTo(MAX_PROBE_TIMEOUT) < 0 ? MAX_PROBE_TIMEOUT : settings.interval();
+      for (String endpoint : settings.nodeExporters()) {
+        nodes.add(new NodeState(new NodeExporterProbe(endpoint, timeout)));
+      }
     }
     try {
       List<ServerProbe> probes = bindingProbes.probes();
@@ -261,6 +271,9 @@ public final class ServerObserver implements PhaseWatcher {
       entry.put("role", node.probe.role());
       entry.put("requests", node.requests);
       entry.put("failures", node.failures);
+      long answers = node.requests - node.failures;
+      entry.put("meanAnswerMicros", answers == 0 ? 0 : node.answerNanosTotal / answers / 1000);
+      entry.put("maxAnswerMicros", node.answerNanosMax / 1000);
       list.add(entry);
     }
     out.put("nodes", list);
@@ -283,6 +296,8 @@ public final class ServerObserver implements PhaseWatcher {
     final ServerProbe probe;
     long requests;
     long failures;
+    long answerNanosTotal;
+    long answerNanosMax;
     boolean failing;
 
     NodeState(ServerProbe probe) {
