@@ -26,6 +26,9 @@ final class ServerStatusProbe implements ServerProbe {
   static final Document COMMAND = new Document("serverStatus", 1).append("repl", 0).append("metrics", 0)
       .append("locks", 0).append("tcmalloc", 0).append("transactions", 0).append("storageEngine", 0);
 
+  /** The longest a reading may wait for its node (selection, connection, answer). */
+  static final long MAX_WAIT_MS = 5000;
+
   private final String node;
   private final String role;
   private final MongoClient client;
@@ -43,8 +46,10 @@ final class ServerStatusProbe implements ServerProbe {
   static ServerStatusProbe open(String node, String role, List<String> hosts, String replicaSet, ConnectionString url,
       MongoSettings settings) {
     List<ServerAddress> addresses = hosts.stream().map(ServerStatusProbe::address).toList();
+    // A node that is down must cost the sampler's round seconds, not the benchmark's long timeouts.
+    long waitMs = Math.min(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS), MAX_WAIT_MS);
     ClusterSettings.Builder cluster = ClusterSettings.builder().hosts(addresses)
-        .serverSelectionTimeout(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS);
+        .serverSelectionTimeout(waitMs, TimeUnit.MILLISECONDS);
     if (replicaSet != null) {
       cluster.mode(ClusterConnectionMode.MULTIPLE).requiredReplicaSetName(replicaSet);
     } else {
@@ -55,6 +60,8 @@ final class ServerStatusProbe implements ServerProbe {
         .applyToClusterSettings(b -> b.applySettings(clusterSettings))
         .applyToConnectionPoolSettings(b -> b.maxSize(1).minSize(0))  // one connection per node
         .readPreference(ReadPreference.primary())
+        .timeout(MAX_WAIT_MS, TimeUnit.MILLISECONDS)
+        .applyToSocketSettings(b -> b.connectTimeout((int) MAX_WAIT_MS, TimeUnit.MILLISECONDS))
         .applicationName("geoshard-observer");
     return new ServerStatusProbe(node, role, MongoClients.create(builder.build()));
   }
