@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import blockio, data, plotting, tables, targeting
+from . import blockio, data, plotting, servers, tables, targeting
 from .rundir import Run
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,8 @@ def build_report(runs: list[Run], out_dir: Path) -> Path:
         path = plotting.save_figure(figure, out_dir / figure_file(name))
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
-    report.write_text(render_markdown(frames), encoding="utf-8")
+    servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
+    report.write_text(render_markdown(frames) + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 
 

@@ -26,8 +26,10 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
-import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.api.ExplainsOperations;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
@@ -52,7 +54,7 @@ import site.ycsb.StringByteIterator;
  */
 public final class PostgisDB extends DB
     implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes, ExplainsOperations,
-    ServerProcesses {
+    ServerProcesses, ObservesServers {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
   /** Failed operations of every client thread, logged without flooding. */
   static final FailureLog FAILURES = new FailureLog(LOG);
@@ -483,6 +485,14 @@ public final class PostgisDB extends DB
         + Schema.locationIndex(table) + "')"));
     details.put("rows", count(table));
     return details;
+  }
+
+  /** The one server, sampled on a connection of the probe's own (this instance's is not kept). */
+  @Override
+  public List<ServerProbe> serverProbes() throws DBException {
+    String kvTable = checked(getProperties().getProperty("table", "usertable"));
+    return List.of(new PostgisProbe(settings, List.of(settings.table(), kvTable, PostgisLastLocation.HISTORY,
+        PostgisLastLocation.LKL)));
   }
 
   @Override

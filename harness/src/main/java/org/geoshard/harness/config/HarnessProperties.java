@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.geoshard.harness.observe.ExplainSettings;
 import org.geoshard.harness.observe.IoTraceSettings;
+import org.geoshard.harness.observe.ObserveSettings;
 import org.geoshard.harness.ramp.RampSettings;
 import org.geoshard.harness.run.RunSettings;
 
@@ -30,7 +31,8 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP,
         IoTraceSettings.TRACE_IO, IoTraceSettings.TRACE_IO_PROCESSES, IoTraceSettings.TRACE_IO_BPFTRACE,
         IoTraceSettings.TRACE_IO_DROP_CACHES,
-        ExplainSettings.SAMPLES, ExplainSettings.WINDOW);
+        ExplainSettings.SAMPLES, ExplainSettings.WINDOW,
+        ObserveSettings.INTERVAL, ObserveSettings.NODE_EXPORTER);
   }
 
   /** Every property, whoever reads it: a URL whose password would be split at the wrong '@'. */

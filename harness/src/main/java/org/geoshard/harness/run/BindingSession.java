@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.observe.IoTraceSession;
 import org.geoshard.harness.output.RunRecord;
@@ -60,6 +62,24 @@ public final class BindingSession {
         throw e instanceof DBException db2 ? db2 : new DBException(name + ": " + e.getMessage(), e);
       }
     }));
+  }
+
+  /** True when the binding can name its server nodes for the sampler. */
+  public boolean observesServers() {
+    return ObservesServers.class.isAssignableFrom(binding.type());
+  }
+
+  /**
+   * The binding's probes, one per server node, from an instance of its own (cleaned up at once: the
+   * probes hold connections of their own); empty for a binding that does not observe its servers.
+   */
+  public List<ServerProbe> serverProbes() throws DBException {
+    if (!observesServers()) {
+      return List.of();
+    }
+    List<List<ServerProbe>> out = new java.util.ArrayList<>();
+    withInstance(db -> out.add(((ObservesServers) db).serverProbes()));
+    return out.get(0);
   }
 
   /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */

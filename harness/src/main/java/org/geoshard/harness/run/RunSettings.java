@@ -9,6 +9,7 @@ import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 import org.geoshard.harness.observe.ExplainSettings;
 import org.geoshard.harness.observe.IoTraceSettings;
+import org.geoshard.harness.observe.ObserveSettings;
 import org.geoshard.harness.ramp.RampMode;
 import org.geoshard.harness.ramp.RampSettings;
 
@@ -63,6 +64,7 @@ public final class RunSettings {
   private final RampSettings ramp;
   private final IoTraceSettings ioTrace;
   private final ExplainSettings explain;
+  private final ObserveSettings observe;
 
   private RunSettings(Builder b) {
     this.phase = Objects.requireNonNull(b.phase, "phase");
@@ -83,6 +85,7 @@ public final class RunSettings {
     this.ramp = Objects.requireNonNull(b.ramp, "ramp");
     this.ioTrace = Objects.requireNonNull(b.ioTrace, "ioTrace");
     this.explain = Objects.requireNonNull(b.explain, "explain");
+    this.observe = Objects.requireNonNull(b.observe, "observe");
   }
 
   public static Builder builder(Phase phase, String workloadClass) {
@@ -138,6 +141,11 @@ public final class RunSettings {
     b.explain = ExplainSettings.read(in);
     try {
       b.ramp = RampSettings.fromProperties(properties, b.maxExecutionTime);
+    } catch (ConfigException e) {
+      e.problems().forEach(in::problem);
+    }
+    try {
+      b.observe = ObserveSettings.fromProperties(properties);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }
@@ -261,6 +269,11 @@ public final class RunSettings {
     return ramp;
   }
 
+  /** The server sampler's settings ({@code observe.*}). */
+  public ObserveSettings observe() {
+    return observe;
+  }
+
   /** Threads at the start: {@code threadcount}, or the ramp's first step. */
   public int initialThreads() {
     return ramp.initialThreads(threads);
@@ -305,6 +318,7 @@ public final class RunSettings {
     private RampSettings ramp = RampSettings.none();
     private IoTraceSettings ioTrace = IoTraceSettings.off();
     private ExplainSettings explain = ExplainSettings.off();
+    private ObserveSettings observe = ObserveSettings.builder().build();
 
     private Builder(Phase phase, String workloadClass) {
       this.phase = phase;
@@ -358,6 +372,11 @@ public final class RunSettings {
 
     public Builder label(String label) {
       this.label = label;
+      return this;
+    }
+
+    public Builder observe(ObserveSettings observe) {
+      this.observe = observe;
       return this;
     }
 
