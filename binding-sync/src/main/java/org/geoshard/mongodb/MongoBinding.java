@@ -5,6 +5,7 @@ import com.mongodb.client.MongoDatabase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
@@ -15,6 +16,10 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ExplainsOperations;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
@@ -36,7 +41,7 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
-    DescribesTopology, BatchOutcomes {
+    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers {
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
@@ -165,11 +170,34 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
   }
 
+  /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */
+  @Override
+  public List<ServerProbe> serverProbes() throws DBException {
+    SharedClients.Lease lease = control();
+    try {
+      return ObservedNodes.probes(lease.client(), lease.facts(), lease.entry().effectiveUrl, settings, moreRouters());
+    } catch (MongoException e) {
+      throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
+          lease.client().getClusterDescription()));
+    }
+  }
+
+  /** Routers the binding uses beyond those of {@code mongodb.url} ({@code host:port}), sampled too. */
+  protected List<String> moreRouters() {
+    return List.of();
+  }
+
   // ---- the contracts: this thread's operations ----
 
   @Override
   public LastLocationContract lastLocation() {
     return operations.lastLocation();
+  }
+
+  /** The last query this thread sent, explained through {@code mongodb.url} (see {@link MongoExplain}). */
+  @Override
+  public Optional<QueryExplain> explainLast() throws DBException {
+    return operations == null ? Optional.empty() : operations.explainLast();
   }
 
   @Override
