@@ -25,7 +25,7 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.MODE, RampSettings.START, RampSettings.STEP, RampSettings.INTERVAL, RampSettings.MAX_THREADS,
         RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
-        RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP);
+        RampSettings.SLA_PER_OPERATION, RampSettings.SLA_RULE, RampSettings.STATS_WARMUP, RunSettings.CLIENT_THREADS);
   }
 
   /** Every property, whoever reads it: a URL whose password would be split at the wrong '@'. */
