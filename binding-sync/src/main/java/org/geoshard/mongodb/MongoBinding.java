@@ -158,7 +158,11 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   public Map<String, Object> topology() throws DBException {
     SharedClients.Lease lease = control();
     try {
-      return TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings));
+      Map<String, Object> out = new java.util.LinkedHashMap<>(
+          TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings)));
+      // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
+      out.put("connectionPool", settings.poolDescription());
+      return out;
     } catch (MongoException e) {
       throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
           lease.client().getClusterDescription()));

@@ -148,7 +148,7 @@ public final class MongoOperations implements GeoContract {
       return Status.ERROR;
     }
     Status status = outcomes.attempt("GEO near query", () -> {
-      NearQuery near = cellKey.near(query);
+      NearQuery near = cellKey.near(query, settings.maxDistance());
       path.find(Op.GEO_NEAR, settings.collection(),
           RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit()), d -> {
             // every result is read, to the end of the cursor
