@@ -343,10 +343,12 @@ public final class PostgisDB extends DB
           execute(ddl);
         }
         execute(Schema.createKeyValue(kvTable));
-        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit())) {
+        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit(), llSettings.nearQueries())) {
           execute(ddl);
         }
-        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
+        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT),
+            "lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
+                : "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
       });
       if (!settings.drop() && !settings.append()) {
         steps.step("check for rows", () -> refuseExistingRows(loadedTables(table, kvTable)));
