@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import data, plotting, tables
+from . import data, plotting, study, tables
 from .rundir import Run
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     return figures
 
 
-def build_report(runs: list[Run], out_dir: Path) -> Path:
+def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None) -> Path:
     """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
     frames = compute_frames(runs)
     _warn_about_sweeps(frames)
@@ -116,7 +116,8 @@ def build_report(runs: list[Run], out_dir: Path) -> Path:
         path = plotting.save_figure(figure, out_dir / figure_file(name))
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
-    report.write_text(render_markdown(frames), encoding="utf-8")
+    report.write_text(render_markdown(frames, sections=study.section(runs, frames.per_second, study_options)),
+                      encoding="utf-8")
     return report
 
 
@@ -154,7 +155,8 @@ class _Figures:
         return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
-def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
+def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None) -> str:
+    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs."""
     generated = generated or datetime.now(timezone.utc)
     runs, figure = frames.runs, _Figures()
     resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
@@ -222,6 +224,7 @@ def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
                       f"stopped: {row['stopReason']})", "", _table(tables.steps_summary(steps)), ""]
     if len(frames.sweep):
         parts += _sweep_section(frames, figure)
+    parts += sections or []
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck
