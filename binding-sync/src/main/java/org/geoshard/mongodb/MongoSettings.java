@@ -425,7 +425,7 @@ public final class MongoSettings {
     if (b.maxConnections != null) {
       this.poolSize = b.maxConnections;
       this.poolSource = MAX_CONNECTIONS;
-    } else if (urlPool != null && urlPool > 0) {
+    } else if (urlPool != null) {  // 0: no limit, as the driver reads it
       this.poolSize = urlPool;
       this.poolSource = "maxPoolSize in " + URL;
     } else if (b.clientThreads != null) {
@@ -639,7 +639,7 @@ public final class MongoSettings {
     pool.put("maxSize", poolSize);
     pool.put("source", poolSource);
     pool.put("clientThreads", clientThreads);
-    pool.put("threadsBeyondPool", clientThreads != null && clientThreads > poolSize);
+    pool.put("threadsBeyondPool", clientThreads != null && poolSize > 0 && clientThreads > poolSize);
     return pool;
   }
 

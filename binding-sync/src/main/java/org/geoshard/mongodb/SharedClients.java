@@ -145,7 +145,7 @@ public final class SharedClients {
    */
   private static void warnIfPoolTooSmall(MongoSettings settings, String url) {
     Integer threads = settings.clientThreads();
-    if (threads != null && threads > settings.poolSize()) {
+    if (threads != null && settings.poolSize() > 0 && threads > settings.poolSize()) {
       LOG.warn("{} client threads share a pool of {} connections to {} ({}): beyond {} threads requests queue inside"
           + " the client, and the measured maximum is the pool's; raise mongodb.maxconnections (or the URL's"
           + " maxPoolSize) to at least {}.", threads, settings.poolSize(), Secrets.maskText(url), settings.poolSource(),
