@@ -100,7 +100,14 @@ final class LastLocationPreparation {
       } else {
         // Created all the same, so that reads find the collection and sharding has something to shard.
         createIfMissing(lklDatabase, settings.lkl());
-        details.put("index", "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
+        boolean kept = false;
+        for (Document index : lklDatabase.getCollection(settings.lkl()).listIndexes()) {
+          kept |= index.get("key", Document.class).containsValue("2dsphere");
+        }
+        // An index from an earlier preparation stays (preparation never drops what it did not create now).
+        details.put("index", kept ? "none built (no LKL_NEAR in the mix), but an earlier 2dsphere index is kept: every"
+            + " upsert pays for it; load with mongodb.drop=true to go without" : "none: no LKL_NEAR in the mix"
+            + " (ll.read.proportion.near=0)");
       }
       if (!settings.keepsLkl()) {
         details.put("writes", "none: ll.write.mode=insertonly");

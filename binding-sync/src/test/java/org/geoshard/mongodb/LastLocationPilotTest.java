@@ -85,6 +85,9 @@ class LastLocationPilotTest {
           "ll.read.proportion.near", "0.1"));
       assertThat(near.get("LastKnownLocation lastknownlocation")).containsEntry("index", "{location: 2dsphere}");
       assertThat(lklIndexKeys(client.getDatabase("ycsb"))).anyMatch(key -> key.contains("2dsphere"));
+      // Without drop an earlier index stays: what was built (nothing) and what is there are both said.
+      assertThat(prepare(base).get("LastKnownLocation lastknownlocation").get("index").toString())
+          .startsWith("none built").contains("an earlier 2dsphere index is kept");
     }
   }
 
