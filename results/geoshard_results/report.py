@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import blockio, data, plotting, servers, tables, targeting
+from . import blockio, data, plotting, servers, study, tables, targeting
 from .rundir import Run
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     return figures
 
 
-def build_report(runs: list[Run], out_dir: Path) -> Path:
+def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None) -> Path:
     """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
     frames = compute_frames(runs)
     _warn_about_sweeps(frames)
@@ -128,7 +128,8 @@ def build_report(runs: list[Run], out_dir: Path) -> Path:
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
     servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
-    report.write_text(render_markdown(frames) + "".join(line + "\n" for line in servers_section), encoding="utf-8")
+    markdown = render_markdown(frames, sections=study.section(runs, frames.per_second, study_options))
+    report.write_text(markdown + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 
 
@@ -166,7 +167,8 @@ class _Figures:
         return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
-def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
+def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None) -> str:
+    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs."""
     generated = generated or datetime.now(timezone.utc)
     runs, figure = frames.runs, _Figures()
     resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
@@ -238,6 +240,7 @@ def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
         parts += targeting.report_parts(frames.targeting, _table)
     if frames.io is not None and len(frames.io):
         parts += blockio.report_parts(frames.io_summary, figure, _table)
+    parts += sections or []
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck

@@ -397,10 +397,17 @@ public final class PostgisDB extends DB
           execute(ddl);
         }
         execute(Schema.createKeyValue(kvTable));
-        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit())) {
+        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit(), llSettings.nearQueries())) {
           execute(ddl);
         }
-        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
+        // An index from an earlier preparation stays (preparation never drops what it did not create now).
+        boolean kept = !llSettings.nearQueries()
+            && scalar("SELECT count(*) FROM pg_class WHERE relname = '" + PostgisLastLocation.LKL_INDEX + "'") > 0;
+        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT),
+            "lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
+                : kept ? "none built (no LKL_NEAR in the mix), but an earlier GiST index is kept: every upsert pays for"
+                    + " it; load with postgis.drop=true to go without"
+                : "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
       });
       if (!settings.drop() && !settings.append()) {
         steps.step("check for rows", () -> refuseExistingRows(loadedTables(table, kvTable)));

@@ -153,7 +153,7 @@ public final class MongoOperations implements GeoContract {
       return Status.ERROR;
     }
     Status status = outcomes.attempt("GEO near query", () -> {
-      NearQuery near = cellKey.near(query);
+      NearQuery near = cellKey.near(query, settings.maxDistance());
       lastFind = near.toFindCommand(settings.collection());
       path.find(Op.GEO_NEAR, settings.collection(),
           RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit()), d -> {

@@ -28,7 +28,7 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.MODE, RampSettings.START, RampSettings.STEP, RampSettings.INTERVAL, RampSettings.MAX_THREADS,
         RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
-        RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP,
+        RampSettings.SLA_PER_OPERATION, RampSettings.SLA_RULE, RampSettings.STATS_WARMUP, RunSettings.CLIENT_THREADS,
         IoTraceSettings.TRACE_IO, IoTraceSettings.TRACE_IO_PROCESSES, IoTraceSettings.TRACE_IO_BPFTRACE,
         IoTraceSettings.TRACE_IO_DROP_CACHES,
         ExplainSettings.SAMPLES, ExplainSettings.WINDOW,

@@ -37,6 +37,13 @@ public final class RunSettings {
   public static final String RESULTS_LABEL = "results.label";
   /** Set by the harness as YCSB's Client does: true in the run phase, false in a load. */
   public static final String DO_TRANSACTIONS = "dotransactions";
+  /**
+   * Set by the harness before the client threads start (as {@code dotransactions}): the most client
+   * threads the phase runs at once (the main threads at their most, {@code ramp.maxthreads} in a thread
+   * ramp, plus every thread group), so that a binding can size what its threads share (a connection
+   * pool) without knowing how the harness counts them.
+   */
+  public static final String CLIENT_THREADS = "clientthreads";
 
   /** The seed when none is given: runs are reproducible by default. */
   public static final long DEFAULT_SEED = 1L;

@@ -201,6 +201,7 @@ public final class Runner {
     int groupThreads = groups.stream().mapToInt(ThreadGroup::threads).sum();
     workloadThreadCount = (rampSettings.mode() == RampMode.THREADS ? rampSettings.maxThreads() : settings.initialThreads())
         + groupThreads;
+    properties.setProperty(RunSettings.CLIENT_THREADS, Integer.toString(workloadThreadCount));
     if (!groups.isEmpty()) {
       record.put("threadGroups", groups.stream().map(g -> Map.of("name", g.name(), "threads", g.threads(),
           "rates", g.rates(), "stepSeconds", g.stepInterval().toSeconds())).toList());
