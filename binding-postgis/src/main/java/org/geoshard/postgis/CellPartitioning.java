@@ -103,8 +103,13 @@ record CellPartitioning(int partitions, CellGrid grid, boolean covering) {
 
   /** The near query, with the covering predicate where the table is partitioned and it is wanted. */
   NearQuerySql near(String table, GeoQuery query) {
+    return near(new NearQuerySql.Texts(table), query);
+  }
+
+  /** As {@link #near(String, GeoQuery)}, the statement's text taken from the binding instance's {@code texts}. */
+  NearQuerySql near(NearQuerySql.Texts texts, GeoQuery query) {
     long[] cells = partitioned() && covering ? grid.covering(query) : null;
-    return NearQuerySql.of(table, query, cells);
+    return NearQuerySql.of(texts, query, cells);
   }
 
   /**

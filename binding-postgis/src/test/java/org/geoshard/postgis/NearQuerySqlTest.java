@@ -15,13 +15,17 @@ class NearQuerySqlTest {
     NearQuerySql sql = NearQuerySql.of("restaurants", BASIC);
     assertThat(sql.sql()).isEqualTo("""
         WITH centre AS (SELECT ST_SetSRID(ST_MakePoint(?, ?), 4326)::geography AS g)
+        SELECT id, name, city, cuisine, opened, rating, reviews, pricing, outside_area, lon, lat, distance FROM (
         SELECT id, name, city, cuisine, opened, rating, reviews, pricing, outside_area, \
-        ST_X(location::geometry) AS lon, ST_Y(location::geometry) AS lat, ST_Distance(r.location, centre.g, false) AS distance
+        ST_X(location::geometry) AS lon, ST_Y(location::geometry) AS lat, ST_Distance(r.location, centre.g, false) AS distance, \
+        r.location <-> centre.g AS knn
         FROM restaurants r, centre
         WHERE ST_DWithin(r.location, centre.g, ?, false)
-        ORDER BY r.location <-> centre.g, r.id
+        ORDER BY r.location <-> centre.g
+        FETCH FIRST ? ROWS WITH TIES) nearest
+        ORDER BY knn, id
         LIMIT ?""");
-    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, 10);
+    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, 10L, 10);
   }
 
   @Test
@@ -34,14 +38,15 @@ class NearQuerySqlTest {
         .contains("\n  AND r.outside_area = ?\n");
     NearQuerySql pricing = NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.PricingEquals("$$")));
     assertThat(pricing.sql()).contains("\n  AND r.pricing = ?\n");
-    assertThat(pricing.parameters()).containsExactly(19.9, 50.1, 12_000.0, "$$", 10);
+    assertThat(pricing.parameters()).containsExactly(19.9, 50.1, 12_000.0, "$$", 10L, 10);
   }
 
   @Test
   void pagesSkipOrStartFromTheLastDistance() {
     NearQuerySql skip = NearQuerySql.of("t", BASIC.withSkip(10));
-    assertThat(skip.sql()).endsWith("ORDER BY r.location <-> centre.g, r.id\nOFFSET ?\nLIMIT ?");
-    assertThat(skip.parameters()).containsExactly(19.9, 50.1, 12_000.0, 10, 10);
+    assertThat(skip.sql()).endsWith("ORDER BY r.location <-> centre.g\nFETCH FIRST ? ROWS WITH TIES) nearest\n"
+        + "ORDER BY knn, id\nOFFSET ?\nLIMIT ?");
+    assertThat(skip.parameters()).containsExactly(19.9, 50.1, 12_000.0, 20L, 10, 10);
 
     NearQuerySql after = NearQuerySql.of("t", BASIC.withMinDistance(812.5, Set.of(9L, 4L)));
     assertThat(after.sql()).contains("\n  AND ST_Distance(r.location, centre.g, false) >= ?\n  AND NOT (r.id = ANY (?))\n");
@@ -53,7 +58,7 @@ class NearQuerySqlTest {
   void theCoveringIsOnePlaceholderPerCellAfterTheRadius() {
     NearQuerySql sql = NearQuerySql.of("t", BASIC.withFilter(new AttributeFilter.RatingGreaterThan(2)), new long[] {-5, 7});
     assertThat(sql.sql()).contains("WHERE ST_DWithin(r.location, centre.g, ?, false)\n  AND r.cell IN (?, ?)\n  AND r.rating > ?\n");
-    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, -5L, 7L, 2, 10);
+    assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, -5L, 7L, 2, 10L, 10);
     assertThat(NearQuerySql.of("t", BASIC, null)).isEqualTo(NearQuerySql.of("t", BASIC));
   }
 }

@@ -8,4 +8,11 @@ import java.util.concurrent.Callable;
  * {@code call()} returns one of {@link ExitCodes}.
  */
 public interface GeoshardCommand extends Callable<Integer> {
+  /**
+   * The command this one is a subcommand of (for example {@code bench}, so that a binding adds
+   * {@code bin/ycsb bench <its name>} without the harness knowing it), or null for a top-level command.
+   */
+  default String parentCommand() {
+    return null;
+  }
 }

@@ -44,7 +44,12 @@ public final class Main implements Runnable {
     cli.addSubcommand("merge", new MergeCommand());
     cli.addSubcommand("bench", new BenchCommand());
     for (GeoshardCommand command : ServiceLoader.load(GeoshardCommand.class)) {
-      cli.addSubcommand(command);
+      CommandLine parent = command.parentCommand() == null ? cli : cli.getSubcommands().get(command.parentCommand());
+      if (parent == null) {
+        throw new IllegalStateException(command.getClass().getName() + " names an unknown parent command '"
+            + command.parentCommand() + "'.");
+      }
+      parent.addSubcommand(command);
     }
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       LoggerFactory.getLogger(Main.class).error("ycsb {} failed: {}", commandLine.getCommandName(), e.toString(), e);
