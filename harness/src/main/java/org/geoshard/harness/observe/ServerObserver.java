@@ -127,7 +127,7 @@ public final class ServerObserver implements PhaseWatcher {
     }
   }
 
-  /** Sets second 0, opens servers.csv and the node exporters' probes; false (logged) when the file cannot be written. */
+  /** Sets second 0 and opens servers.csv; false (logged) when the file cannot be written. */
   boolean begin(long originEpochMs) {
     this.originEpochMs = originEpochMs;
     try {
