@@ -52,6 +52,7 @@ public final class ServerObserver implements PhaseWatcher {
   private volatile long originEpochMs;
   private boolean bindingProbesOpen;
   private boolean exportersOpen;
+  private boolean opened;
   private boolean bindingProbesFailed;
   private long rounds;
   private long roundNanosTotal;
@@ -69,6 +70,30 @@ public final class ServerObserver implements PhaseWatcher {
     this.bindingProbes = bindingProbes;
     this.record = record;
     this.epochMs = epochMs;
+  }
+
+  /**
+   * Finds the nodes and reads each once, unrecorded, before the phase: connections, drivers and
+   * classes are ready when the measurement starts (a busy load would otherwise delay the first
+   * readings by seconds). What fails here is tried again, and logged, by the sampler thread.
+   */
+  @Override
+  public synchronized void open() {
+    if (opened || closed) {
+      return;
+    }
+    opened = true;
+    openBindingProbes(false);
+    for (NodeState node : nodes) {
+      try {
+        node.probe.sample();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Exception e) {
+        LOG.debug("Warm-up reading of {} failed", node.probe.node(), e);
+      }
+    }
   }
 
   @Override
@@ -102,7 +127,7 @@ public final class ServerObserver implements PhaseWatcher {
     }
   }
 
-  /** Sets second 0, opens servers.csv and the node exporters' probes; false (logged) when the file cannot be written. */
+  /** Sets second 0 and opens servers.csv; false (logged) when the file cannot be written. */
   boolean begin(long originEpochMs) {
     this.originEpochMs = originEpochMs;
     try {
@@ -145,7 +170,7 @@ public final class ServerObserver implements PhaseWatcher {
       return;
     }
     long started = System.nanoTime();
-    openBindingProbes();
+    openBindingProbes(true);
     for (NodeState node : nodes) {
       node.requests++;
       long asked = System.nanoTime();
@@ -184,7 +209,8 @@ public final class ServerObserver implements PhaseWatcher {
     roundNanosMax = Math.max(roundNanosMax, took);
   }
 
-  private void openBindingProbes() {
+  /** Opens the probes not yet open; {@code log}: say so when the binding's nodes cannot be found. */
+  private void openBindingProbes(boolean log) {
     if (bindingProbesOpen) {
       return;
     }
@@ -207,7 +233,9 @@ public final class ServerObserver implements PhaseWatcher {
         LOG.info("Sampling the database's nodes again.");
       }
     } catch (Exception e) {
-      if (!bindingProbesFailed) {
+      if (!log) {
+        LOG.debug("The database's nodes are not known yet", e);
+      } else if (!bindingProbesFailed) {
         bindingProbesFailed = true;
         LOG.warn("Cannot find the database's nodes to sample: {}; trying again every {} s, the run goes on.",
             describe(e), settings.interval().toMillis() / 1000.0);

@@ -22,6 +22,13 @@ public interface PhaseWatcher extends AutoCloseable {
   }
 
   /**
+   * Called once before the phase's first part, before anything is measured: connect and warm up
+   * here, so that the measured seconds are watched from their start. Never throws.
+   */
+  default void open() {
+  }
+
+  /**
    * A part begins.
    *
    * @param originEpochMs the start of the phase's measurement: second 0 of {@code timeseries.csv}

@@ -158,6 +158,7 @@ public final class Runner {
     }
     List<PhaseWatcher> watchers = watchers(folder, session, record);
     try {
+      watchers.forEach(PhaseWatcher::open);
       return measure(folder, record, session, watchers, planned);
     } finally {
       watchers.forEach(PhaseWatcher::close);  // idempotent: after a failure, what was gathered is kept
