@@ -144,4 +144,30 @@ class PostgisDBTest {
       db.cleanup();
     }
   }
+
+  @Test
+  void indexAndTableBytesCountAPlainUnpartitionedTable() throws Exception {
+    Properties p = LocalPostgis.properties("t_bytes");
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    db.init();
+    try {
+      Map<String, Map<String, Object>> details = new java.util.HashMap<>();
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+        try {
+          details.put(name, work.run());
+        } catch (Exception e) {
+          throw new DBException(e);
+        }
+      });
+      // pg_partition_tree returns no row for a plain index: the size used to be summed over nothing (0).
+      long indexBytes = count("SELECT pg_relation_size('" + Schema.locationIndex("t_bytes") + "')");
+      assertThat(indexBytes).isPositive();
+      assertThat(details.get("create GiST index")).containsEntry("indexBytes", indexBytes);
+      assertThat(db.topology()).containsEntry("tableBytes", count("SELECT pg_total_relation_size('t_bytes')"));
+      assertThat((Long) db.topology().get("tableBytes")).isPositive();
+    } finally {
+      db.cleanup();
+    }
+  }
 }
