@@ -153,13 +153,15 @@ class PostgisDBTest {
     db.init();
     try {
       Map<String, Map<String, Object>> details = new java.util.HashMap<>();
-      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+      org.geoshard.harness.api.Preparable.Steps steps = (name, work) -> {
         try {
           details.put(name, work.run());
         } catch (Exception e) {
           throw new DBException(e);
         }
-      });
+      };
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, steps);
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.AFTER_LOAD, steps);
       // pg_partition_tree returns no row for a plain index: the size used to be summed over nothing (0).
       long indexBytes = count("SELECT pg_relation_size('" + Schema.locationIndex("t_bytes") + "')");
       assertThat(indexBytes).isPositive();
