@@ -1,12 +1,8 @@
 package org.geoshard.geo.cli;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,11 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.zip.GZIPOutputStream;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.geo.dataset.DatasetExport;
+import org.geoshard.geo.dataset.DatasetExport.Compression;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.dataset.RestaurantJson;
 import org.geoshard.harness.cli.ExitCodes;
@@ -26,6 +23,7 @@ import org.geoshard.harness.cli.GeoshardCommand;
 import org.geoshard.harness.cli.PropertySources;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.output.Formats;
 import org.geoshard.harness.output.RunFolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +39,10 @@ import picocli.CommandLine.Option;
     header = "Prints the geo dataset's statistics, or writes the dataset as JSON lines.",
     description = {"--stats prints a JSON object: cities, citiesWithRestaurants, restaurants, minRadius, maxRadius"
         + " (metres), bytes (the dataset's size as JSON lines), and the settings used.",
-        "--out writes one document per line (.jsonl, or .jsonl.gz compressed), importable with mongoimport.", ""})
+        "--out writes one document per line (.jsonl, .jsonl.gz or .jsonl.zst compressed), importable with mongoimport"
+            + " (--gzip for .gz, through zstd -dc for .zst);"
+            + " chunks are generated and compressed on --threads threads (one gzip member each, one valid .gz file)"
+            + " and written in order, at most two chunks per thread in memory.", ""})
 public final class GeoDatasetCommand implements GeoshardCommand {
   private static final Logger LOG = LoggerFactory.getLogger(GeoDatasetCommand.class);
 
@@ -52,13 +53,23 @@ public final class GeoDatasetCommand implements GeoshardCommand {
     @Option(names = "--stats", required = true, description = "Print the dataset's statistics as JSON.")
     boolean stats;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Write the dataset (.jsonl or .jsonl.gz).")
+    @Option(names = "--out", required = true, paramLabel = "FILE",
+        description = "Write the dataset (.jsonl, .jsonl.gz or .jsonl.zst).")
     Path out;
 
     @Option(names = "--bench", required = true,
         description = "Measure generation on one thread: restaurants/s to a null sink, and with JSON encoding.")
     boolean bench;
   }
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "With --out: threads that generate and compress chunks at once (default: the cores, ${DEFAULT-VALUE}).")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--level", paramLabel = "L",
+      description = "With --out FILE.gz: the deflate level, 1 (fastest) to 9 (smallest), default 6 (gzip's);"
+          + " with FILE.zst: the zstd level, 1 to 19, default 3 (zstd's).")
+  Integer level;
 
   @Option(names = "-P", paramLabel = "FILE", description = "A workload properties file; may be repeated.")
   List<Path> files = new ArrayList<>();
@@ -78,6 +89,21 @@ public final class GeoDatasetCommand implements GeoshardCommand {
 
   @Override
   public Integer call() throws IOException {
+    if (threads < 1) {
+      LOG.error("--threads must be at least 1, not {}.", threads);
+      return ExitCodes.USAGE;
+    }
+    Compression compression = action.out == null ? Compression.NONE : Compression.of(action.out.toString());
+    if (level != null && compression == Compression.NONE) {
+      LOG.error("--level applies only to a compressed --out file (.gz or .zst).");
+      return ExitCodes.USAGE;
+    }
+    if (level != null && (level < compression.minLevel() || level > compression.maxLevel())) {
+      LOG.error("--level must be a {} level from {} to {}, not {}.", compression == Compression.GZIP ? "deflate" : "zstd",
+          compression.minLevel(), compression.maxLevel(), level);
+      return ExitCodes.USAGE;
+    }
+    int chosenLevel = level != null ? level : compression.defaultLevel();
     RestaurantDataset dataset;
     GeoSettings settings;
     try {
@@ -100,8 +126,12 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       return ExitCodes.OK;
     }
     long started = System.nanoTime();
-    long written = write(dataset, action.out);
-    LOG.info("Wrote {} restaurants to {} in {} s.", written, action.out, (System.nanoTime() - started) / 1_000_000_000);
+    long written = write(dataset, action.out, new DatasetExport(compression, chosenLevel, threads,
+        DatasetExport.DEFAULT_CHUNK));
+    LOG.info("Wrote {} restaurants to {} in {} s ({} threads{}).", written, action.out,
+        Formats.decimal((System.nanoTime() - started) / 1e9, 1), threads,
+        compression == Compression.NONE ? "" : ", " + compression.name().toLowerCase(java.util.Locale.ROOT) + " level "
+            + chosenLevel);
     return ExitCodes.OK;
   }
 
@@ -164,22 +194,13 @@ public final class GeoDatasetCommand implements GeoshardCommand {
         (runtime.totalMemory() - runtime.freeMemory()) >> 20);
   }
 
-  static long write(RestaurantDataset dataset, Path file) throws IOException {
+  static long write(RestaurantDataset dataset, Path file, DatasetExport export) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    try (OutputStream raw = Files.newOutputStream(file);
-         OutputStream stream = file.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
-         Writer writer = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16)) {
-      StringBuilder line = new StringBuilder(256);
-      for (long k = 0; k < dataset.size(); k++) {
-        line.setLength(0);
-        RestaurantJson.append(dataset.restaurant(k), line);
-        line.append('\n');
-        writer.append(line);
-      }
+    try (OutputStream stream = Files.newOutputStream(file)) {
+      return export.write(dataset, stream);
     }
-    return dataset.size();
   }
 }

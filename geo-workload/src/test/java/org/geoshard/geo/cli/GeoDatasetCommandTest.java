@@ -78,5 +78,41 @@ class GeoDatasetCommandTest {
     assertThat(run(new ByteArrayOutputStream(), "--stats", "-p", "geo.cities=" + dir.resolve("none.tsv")))
         .isEqualTo(ExitCodes.USAGE);
     assertThat(run(new ByteArrayOutputStream(), "--stats", "--out", "x.jsonl")).isEqualTo(ExitCodes.USAGE);
+    Path file = dir.resolve("never.jsonl.gz");
+    assertThat(run(new ByteArrayOutputStream(), "--out", file.toString(), "--threads", "0")).isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--out", file.toString(), "--level", "10")).isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--out", dir.resolve("never.jsonl").toString(), "--level", "1"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(dir.resolve("never.jsonl")).doesNotExist();
+    assertThat(file).doesNotExist();
+  }
+
+  @Test
+  void threadsAndLevelChangeOnlyTheCompressedBytes() throws Exception {
+    Path one = dir.resolve("one.jsonl.gz");
+    Path three = dir.resolve("three.jsonl.gz");
+    Path plain = dir.resolve("plain.jsonl");
+    String cities = "geo.cities=" + cities();
+    assertThat(run(new ByteArrayOutputStream(), "--out", one.toString(), "--threads", "1", "--level", "1", "-p", cities,
+        "-p", "geo.scale=0.02")).isEqualTo(ExitCodes.OK);
+    assertThat(run(new ByteArrayOutputStream(), "--out", three.toString(), "--threads", "3", "--level", "9", "-p", cities,
+        "-p", "geo.scale=0.02")).isEqualTo(ExitCodes.OK);
+    assertThat(run(new ByteArrayOutputStream(), "--out", plain.toString(), "--threads", "2", "-p", cities,
+        "-p", "geo.scale=0.02")).isEqualTo(ExitCodes.OK);
+    byte[] expected = Files.readAllBytes(plain);
+    assertThat(expected).isNotEmpty();
+    try (var in = new GZIPInputStream(Files.newInputStream(one))) {
+      assertThat(in.readAllBytes()).isEqualTo(expected);
+    }
+    try (var in = new GZIPInputStream(Files.newInputStream(three))) {
+      assertThat(in.readAllBytes()).isEqualTo(expected);
+    }
+    assertThat(Files.size(three)).isLessThan(Files.size(one));
+    Path zst = dir.resolve("fast.jsonl.zst");
+    assertThat(run(new ByteArrayOutputStream(), "--out", zst.toString(), "--level", "1", "-p", cities,
+        "-p", "geo.scale=0.02")).isEqualTo(ExitCodes.OK);
+    try (var in = new com.github.luben.zstd.ZstdInputStream(Files.newInputStream(zst))) {
+      assertThat(in.readAllBytes()).isEqualTo(expected);
+    }
   }
 }

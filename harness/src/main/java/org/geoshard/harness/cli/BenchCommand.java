@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.config.ConfigException;
@@ -22,6 +24,7 @@ import org.geoshard.harness.run.StartFailedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import site.ycsb.BasicDB;
+import site.ycsb.generator.ScrambledZipfianGenerator;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
@@ -33,6 +36,7 @@ import site.ycsb.workloads.CoreWorkload;
     name = "bench", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
     description = {"Measures the harness's own overhead: noop binding, CoreWorkload read-only (workloadc),",
         "once with per-operation measurement (measurementtype=hdrhistogram) and once without (none);",
+        "then YCSB's zipfian key chooser alone, shared by -threads threads as CoreWorkload shares it and one per thread;",
         "then how long the per-second latency check takes with -check-threads busy client threads.", ""})
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "-threads", paramLabel = "N", description = "Client threads (default ${DEFAULT-VALUE}).")
@@ -71,6 +75,7 @@ public final class BenchCommand implements Callable<Integer> {
       }
       RunResult measured = runOnce(scratch.resolve("measured"), true, seconds);
       RunResult unmeasured = runOnce(scratch.resolve("unmeasured"), false, seconds);
+      double[] keyChooser = keyChooserSharing();
       JsonNode sampler = latencyCheckAtScale(scratch.resolve("ramp"));
       out.printf("harness overhead: noop binding, CoreWorkload read-only (workloadc), %d threads, %d s per run,"
           + " %d cores, Java %s%n", threads, seconds, Runtime.getRuntime().availableProcessors(),
@@ -81,6 +86,9 @@ public final class BenchCommand implements Callable<Integer> {
       out.printf("measurement costs %s%% of the unmeasured rate; READ p50 %d us, p99 %d us (measured run)%n",
           Formats.decimal(100.0 * (1 - measured.throughput() / unmeasured.throughput()), 1),
           measured.perOperation().get("READ").p50Us(), measured.perOperation().get("READ").p99Us());
+      out.printf("YCSB's zipfian key chooser alone, %d threads: %s M keys/s from the one generator CoreWorkload shares"
+          + " (it writes its last value on every call), %s M keys/s with one generator per thread%n", threads,
+          Formats.decimal(keyChooser[0] / 1e6, 2), Formats.decimal(keyChooser[1] / 1e6, 2));
       out.printf("latency check with %d threads (BasicDB sleeping 0-10 ms, one %d s ramp step, %s ops/s): sampling"
           + " one second and judging the rule took %s us on average, %s us at most, over %s intervals%n", checkThreads,
           seconds, Formats.grouped(Math.round(checkThroughput)), sampler.path("meanMicros").asText(),
@@ -111,6 +119,54 @@ public final class BenchCommand implements Callable<Integer> {
     RunResult result = new Runner(settings, properties, new Binding("basic", BasicDB.class), folder).execute();
     checkThroughput = result.throughput();
     return RunFolder.json().readTree(folder.resolve(RunFolder.RUN_JSON).toFile()).path("sampler");
+  }
+
+  /**
+   * YCSB's {@code ScrambledZipfianGenerator} as {@code CoreWorkload} uses it (one instance shared by every
+   * client thread), against one instance per thread: keys per second over {@code threads} threads. Its
+   * {@code nextValue()} stores the value it returns in the shared object (twice: its own and its inner
+   * generator's last value), so on many cores every call moves that cache line between cores: the point
+   * where workloads A-F stop scaling, whatever the binding.
+   */
+  private double[] keyChooserSharing() {
+    ScrambledZipfianGenerator shared = new ScrambledZipfianGenerator(0, 999_999);
+    double sharedRate = keysPerSecond(() -> shared);
+    double ownRate = keysPerSecond(() -> new ScrambledZipfianGenerator(0, 999_999));
+    return new double[] {sharedRate, ownRate};
+  }
+
+  private double keysPerSecond(Supplier<ScrambledZipfianGenerator> generatorOfThread) {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    LongAdder keys = new LongAdder();
+    LongAdder sink = new LongAdder();
+    List<Thread> running = new ArrayList<>();
+    long started = System.nanoTime();
+    for (int i = 0; i < threads; i++) {
+      Thread thread = new Thread(() -> {
+        ScrambledZipfianGenerator generator = generatorOfThread.get();
+        long count = 0;
+        long folded = 0;
+        while (System.nanoTime() < deadline) {
+          for (int k = 0; k < 1_000; k++) {
+            folded += generator.nextValue();
+          }
+          count += 1_000;
+        }
+        keys.add(count);
+        sink.add(folded);  // keeps the JIT from dropping the calls
+      }, "bench-keys-" + i);
+      running.add(thread);
+      thread.start();
+    }
+    for (Thread thread : running) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return keys.sum() / ((System.nanoTime() - started) / 1e9);
   }
 
   private void print(String type, RunResult result) {

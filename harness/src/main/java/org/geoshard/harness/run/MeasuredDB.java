@@ -50,11 +50,17 @@ final class MeasuredDB extends DB implements HarnessDB {
   /**
    * The start of the operation in progress, 0 when none: whoever takes it (the owner when the call
    * returns, the runner when the call outlived the stop) records that operation, so it is counted once.
+   * The owner publishes it with a release store, not a volatile one: a full fence per operation is one of
+   * the few costs every client thread pays on every call, and the runner only needs to see the meter
+   * written before it (release/acquire) and to race for it with a CAS.
    */
   private final AtomicLong inFlightSince = new AtomicLong();
-  /** The meter of the operation in progress (or null with {@link #inFlightClassify}); written before inFlightSince. */
-  private volatile OperationMeter inFlightMeter;
-  private volatile Function<Status, Outcome> inFlightClassify;
+  /**
+   * The meter of the operation in progress (or null with {@link #inFlightClassify}). Plain fields: they are
+   * written before the release store of {@link #inFlightSince} and read after its acquire load.
+   */
+  private OperationMeter inFlightMeter;
+  private Function<Status, Outcome> inFlightClassify;
   /** Measured calls in progress on the owner thread (nested ones included). Owner thread only. */
   private int depth;
 
@@ -269,7 +275,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     if (depth++ == 0) {  // a call measured inside another is part of it: only the outermost is tracked
       inFlightMeter = meter;
       inFlightClassify = classify;
-      inFlightSince.set(start == 0 ? 1 : start);
+      inFlightSince.setRelease(start == 0 ? 1 : start);
     }
     return start;
   }
@@ -299,12 +305,13 @@ final class MeasuredDB extends DB implements HarnessDB {
    */
   boolean abandonInFlight() {
     long start = inFlightSince.get();
+    // Read before the CAS: once it succeeds the owner may already be writing its next operation's.
+    OperationMeter meter = inFlightMeter;
+    Function<Status, Outcome> classify = inFlightClassify;
     if (start == 0 || !inFlightSince.compareAndSet(start, 0)) {
       return false;
     }
-    OperationMeter meter = inFlightMeter;
     if (meter == null) {
-      Function<Status, Outcome> classify = inFlightClassify;
       meter = meters.meter(classify == null ? "UNKNOWN" : classify.apply(Status.ERROR).operation());
     }
     meter.record(stripe, (System.nanoTime() - start) / 1000, false);
