@@ -192,6 +192,23 @@ def main():
         else:
             check("%s %s: no targeted routing entries" % (tag, host), not targeted, targeted)
 
+    # node_exporter on every cluster host, on its private address only, and its list on every client.
+    servers = sorted(set(groups["geoshard_standalone"]) | set(groups["geoshard_configsvr"])
+                     | set(groups["geoshard_shardsvr"]) | set(groups["geoshard_mongos"]))
+    for host in servers:
+        path = os.path.join(render_dir, host, "etc/default/prometheus-node-exporter")
+        args = read(path) if os.path.exists(path) else ""
+        want = '--web.listen-address=%s:9100' % hostvars[host]["geoshard_private_ip"]
+        check("%s %s: node_exporter listens on %s only" % (tag, host, want.split("=")[1]),
+              re.search(r'^ARGS="%s"$' % re.escape(want), args, re.M) is not None, args)
+    for host in groups["geoshard_clients"]:
+        path = os.path.join(render_dir, host, "etc/geoshard/ycsb-connection.properties")
+        props = dict(line.split("=", 1) for line in read(path).splitlines() if line and not line.startswith("#"))
+        want = sorted(set("%s:9100" % addr(h) for h in servers))
+        got = sorted(props.get("observe.nodeexporter", "").split(","))
+        check("%s %s: observe.nodeexporter lists the %d cluster hosts' exporters" % (tag, host, len(want)),
+              got == want, got)
+
     # Secrets: the admin password nowhere, the benchmark password only URL-encoded in the
     # connection file, no file readable by everyone that holds it.
     leaks = []

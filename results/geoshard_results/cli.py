@@ -11,6 +11,7 @@ from pathlib import Path
 from .errors import RunFolderError
 from .report import build_report
 from .rundir import expand_run_dirs, load_runs
+from .study import STUDY_WINDOW, StudyOptions, parse_trim
 
 log = logging.getLogger("geoshard_results")
 
@@ -36,6 +37,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--label", action="append", default=[], metavar="NAME=RUN_DIR",
                         help="scenario name of a run folder (default: run.json's label, else the folder name); "
                              "the folder is added to the report if not listed")
+    parser.add_argument("--study-window", type=int, default=STUDY_WINDOW, metavar="SECONDS",
+                        help="rolling mean of the section 'As the study reports it' (default: the study's 50)")
+    parser.add_argument("--study-trim", metavar="START:END",
+                        help="seconds cut from the start and the end of every run in that section (default: the "
+                             "study's: 200:20 without shards, 80:0 on 2 or more shards)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log details")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
     args = parser.parse_args(argv)
@@ -47,6 +53,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.labels.append((name.strip(), Path(folder)))
     if not args.run_dirs and not args.labels:
         parser.error("give at least one RUN_DIR")
+    try:
+        args.study = StudyOptions(args.study_window, parse_trim(args.study_trim) if args.study_trim else None)
+    except ValueError as error:
+        parser.error(f"--study-window/--study-trim: {error}")
     return args
 
 
@@ -73,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         runs = load_runs(folders, labels)
         log.info("read %d run(s) in %d scenario(s)", len(runs), len({run.scenario for run in runs}))
-        report = build_report(runs, out_dir)
+        report = build_report(runs, out_dir, args.study)
     except RunFolderError as error:
         log.error("%s", error)
         return EXIT_BAD_INPUT

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import data, plotting, tables
+from . import blockio, data, plotting, servers, study, tables, targeting
 from .rundir import Run
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,8 @@ FIGURES = {
 SWEEP_FIGURES = {
     "queries_vs_inserts": "queries-vs-inserts.png",
 }
+# Drawn only when a run traced block I/O (trace.io).
+IO_FIGURES = {"io_pattern": blockio.PATTERN_FILE, "io_distribution": blockio.DISTRIBUTION_FILE}
 REPORT_FILE = "report.md"
 
 
@@ -52,6 +54,9 @@ class Frames:
     sweep_steps: pd.DataFrame  # every sweep step of every run
     sweep: pd.DataFrame  # per scenario and step (repeats combined)
     sweep_queries: list  # query operations shown for sweeps
+    io: pd.DataFrame = None  # every traced block request (trace.io)
+    io_summary: pd.DataFrame = None
+    targeting: pd.DataFrame = None  # queryTargeting of run.json
 
 
 def compute_frames(runs: list[Run]) -> Frames:
@@ -83,6 +88,9 @@ def compute_frames(runs: list[Run]) -> Frames:
         sweep_steps=sweep_steps,
         sweep=data.sweep_table(sweep_steps, intervals),
         sweep_queries=data.sweep_query_operations(sweep_steps),
+        io=(io := blockio.io_frame(runs)),
+        io_summary=blockio.io_summary(io),
+        targeting=targeting.targeting_frame(runs),
     )
 
 
@@ -100,10 +108,13 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     if len(frames.sweep):
         figures["queries_vs_inserts"] = plotting.queries_vs_inserts_figure(frames.sweep, frames.sweep_steps,
                                                                            frames.sweep_queries, palette)
+    if frames.io is not None and len(frames.io):
+        figures["io_pattern"] = blockio.pattern_figure(frames.io)
+        figures["io_distribution"] = blockio.distribution_figure(frames.io)
     return figures
 
 
-def build_report(runs: list[Run], out_dir: Path) -> Path:
+def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None) -> Path:
     """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
     frames = compute_frames(runs)
     _warn_about_sweeps(frames)
@@ -116,12 +127,14 @@ def build_report(runs: list[Run], out_dir: Path) -> Path:
         path = plotting.save_figure(figure, out_dir / figure_file(name))
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
-    report.write_text(render_markdown(frames), encoding="utf-8")
+    servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
+    markdown = render_markdown(frames, sections=study.section(runs, frames.per_second, study_options))
+    report.write_text(markdown + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 
 
 def figure_file(name: str) -> str:
-    return FIGURES.get(name) or SWEEP_FIGURES[name]
+    return FIGURES.get(name) or SWEEP_FIGURES.get(name) or IO_FIGURES[name]
 
 
 def _warn_about_sweeps(frames: Frames) -> None:
@@ -154,7 +167,8 @@ class _Figures:
         return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
-def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
+def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None) -> str:
+    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs."""
     generated = generated or datetime.now(timezone.utc)
     runs, figure = frames.runs, _Figures()
     resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
@@ -222,6 +236,11 @@ def render_markdown(frames: Frames, generated: datetime | None = None) -> str:
                       f"stopped: {row['stopReason']})", "", _table(tables.steps_summary(steps)), ""]
     if len(frames.sweep):
         parts += _sweep_section(frames, figure)
+    if frames.targeting is not None and len(frames.targeting):
+        parts += targeting.report_parts(frames.targeting, _table)
+    if frames.io is not None and len(frames.io):
+        parts += blockio.report_parts(frames.io_summary, figure, _table)
+    parts += sections or []
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck

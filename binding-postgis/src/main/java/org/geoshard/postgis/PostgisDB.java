@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.Vector;
 import org.geoshard.geo.GeoWorkload;
@@ -25,8 +26,13 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ExplainsOperations;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.api.ServerProcesses;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.LastLocationWorkload;
@@ -47,7 +53,8 @@ import site.ycsb.StringByteIterator;
  * {@code batchsize}; near queries use the KNN operator with {@code ST_DWithin} on geography.
  */
 public final class PostgisDB extends DB
-    implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes {
+    implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes, ExplainsOperations,
+    ServerProcesses, ObservesServers {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
   /** Failed operations of every client thread, logged without flooding. */
   static final FailureLog FAILURES = new FailureLog(LOG);
@@ -65,6 +72,8 @@ public final class PostgisDB extends DB
   private boolean reporting;
   private PostgisLastLocation lastLocation;
   private LastLocationSettings llSettings;
+  /** The last near query this instance sent, for {@link #explainLast()}; null before the first. */
+  private NearQuerySql lastNear;
 
   @Override
   public void batchOutcomeListener(BatchOutcomes.Listener listener) {
@@ -177,6 +186,7 @@ public final class PostgisDB extends DB
   public Status near(GeoQuery query, List<GeoHit> hits) {
     hits.clear();
     NearQuerySql sql = cells.near(nearTexts, query);
+    lastNear = sql;
     try {
       PreparedStatement statement = statement(sql.sql());
       bind(statement, sql.parameters());
@@ -192,6 +202,48 @@ public final class PostgisDB extends DB
     } catch (SQLException e) {
       return failed("Near query", e);
     }
+  }
+
+  /** The last near query again, under {@code EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)}. */
+  @Override
+  public Optional<QueryExplain> explainLast() throws DBException {
+    if (lastNear == null) {
+      return Optional.empty();
+    }
+    try {
+      PreparedStatement statement = statement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + lastNear.sql());
+      bind(statement, lastNear.parameters());
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return Optional.of(PlanExplain.parse(rs.getString(1)));
+      }
+    } catch (SQLException e) {
+      live.failed(e);
+      throw new DBException("Could not explain a near query: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The postmaster, when the server runs on this machine: the parent of this connection's backend
+   * (a backend is the postmaster's child). Empty for a remote server or one whose processes this
+   * machine cannot see (another container, another pid namespace).
+   */
+  @Override
+  public List<Long> localServerPids() throws DBException {
+    if (!LocalServer.isLocalUrl(settings.url())) {
+      return List.of();
+    }
+    try {
+      long backend = scalar("SELECT pg_backend_pid()");
+      return LocalServer.postmasterOf(backend).map(List::of).orElse(List.of());
+    } catch (SQLException e) {
+      throw new DBException("Could not ask " + settings.maskedUrl() + " for its process: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String localNodeName() {
+    return LocalServer.nodeName(settings.url());
   }
 
   /** Every failed operation: the connection reconnects if it is lost, the log is rate-limited. */
@@ -345,10 +397,17 @@ public final class PostgisDB extends DB
           execute(ddl);
         }
         execute(Schema.createKeyValue(kvTable));
-        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit())) {
+        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit(), llSettings.nearQueries())) {
           execute(ddl);
         }
-        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
+        // An index from an earlier preparation stays (preparation never drops what it did not create now).
+        boolean kept = !llSettings.nearQueries()
+            && scalar("SELECT count(*) FROM pg_class WHERE relname = '" + PostgisLastLocation.LKL_INDEX + "'") > 0;
+        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT),
+            "lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
+                : kept ? "none built (no LKL_NEAR in the mix), but an earlier GiST index is kept: every upsert pays for"
+                    + " it; load with postgis.drop=true to go without"
+                : "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
       });
       if (!settings.drop() && !settings.append()) {
         steps.step("check for rows", () -> refuseExistingRows(loadedTables(table, kvTable)));
@@ -433,6 +492,14 @@ public final class PostgisDB extends DB
     details.put("indexBytes", scalar(treeSize("pg_relation_size", Schema.locationIndex(table))));
     details.put("rows", count(table));
     return details;
+  }
+
+  /** The one server, sampled on a connection of the probe's own (this instance's is not kept). */
+  @Override
+  public List<ServerProbe> serverProbes() throws DBException {
+    String kvTable = checked(getProperties().getProperty("table", "usertable"));
+    return List.of(new PostgisProbe(settings, List.of(settings.table(), kvTable, PostgisLastLocation.HISTORY,
+        PostgisLastLocation.LKL)));
   }
 
   @Override

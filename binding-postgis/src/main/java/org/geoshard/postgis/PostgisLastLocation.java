@@ -40,15 +40,29 @@ final class PostgisLastLocation implements LastLocationContract {
     this.split = split;
   }
 
-  static List<String> createTables(HistorySplit split) {
+  /** The GiST index of {@code ll_lkl}, built only for near queries: every upsert pays for it. */
+  static final String LKL_INDEX = LKL + "_location_gist";
+
+  /**
+   * The tables; {@code ll_lkl}'s GiST index only when {@code nearQueries} (LKL_NEAR in the readers' mix),
+   * as MongoDB's 2dsphere index: the pilot's tables had none.
+   */
+  static List<String> createTables(HistorySplit split, boolean nearQueries) {
+    List<String> ddl = new java.util.ArrayList<>(createTables(split));
+    if (nearQueries) {
+      ddl.add("CREATE INDEX IF NOT EXISTS " + LKL_INDEX + " ON " + LKL + " USING GIST (location)");
+    }
+    return ddl;
+  }
+
+  private static List<String> createTables(HistorySplit split) {
     String partitioning = split == HistorySplit.NONE ? "" : " PARTITION BY RANGE (ts)";
     return List.of("CREATE EXTENSION IF NOT EXISTS postgis",
         "CREATE TABLE IF NOT EXISTS " + HISTORY + " (user_id text NOT NULL, cell_id integer NOT NULL, ts bigint NOT NULL,"
             + " lat double precision NOT NULL, lon double precision NOT NULL)" + partitioning,
         "CREATE INDEX IF NOT EXISTS " + HISTORY + "_user_ts ON " + HISTORY + " (user_id, ts)",
         "CREATE TABLE IF NOT EXISTS " + LKL + " (user_id text PRIMARY KEY, cell_id integer NOT NULL, ts bigint NOT NULL,"
-            + " location geography(Point, 4326) NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS " + LKL + "_location_gist ON " + LKL + " USING GIST (location)");
+            + " location geography(Point, 4326) NOT NULL)");
   }
 
   static List<String> dropTables() {

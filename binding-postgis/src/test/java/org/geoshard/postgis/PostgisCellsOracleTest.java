@@ -68,6 +68,32 @@ class PostgisCellsOracleTest extends PostgisOracleTest {
     return db;
   }
 
+  /** The partitions that own the query's covering: the only ones the covered query reads. */
+  @Override
+  Set<String> expectedTargets(GeoQuery query) throws Exception {
+    Properties p = properties();
+    CellPartitioning cells = CellPartitioning.fromProperties(p);
+    CellRanges ranges = cells.ranges(p);
+    Set<String> owners = new HashSet<>();
+    Arrays.stream(cells.grid().covering(query)).forEach(cell ->
+        owners.add(CellPartitioning.partition(TABLE, ranges.rangeOf(cell))));
+    assertThat(owners).hasSizeLessThan(3);
+    return owners;
+  }
+
+  @Test
+  void withoutTheCoveringTheExplainNamesEveryPartition() throws Exception {
+    PostgisDB plain = open(false);
+    try {
+      List<GeoHit> hits = new ArrayList<>();
+      assertThat(plain.near(GeoQuery.firstPage(19.93658, 50.06143, 20_000, 10), hits)).isEqualTo(Status.OK);
+      assertThat(plain.explainLast().orElseThrow().targets()).containsExactlyInAnyOrder(
+          CellPartitioning.partition(TABLE, 0), CellPartitioning.partition(TABLE, 1), CellPartitioning.partition(TABLE, 2));
+    } finally {
+      plain.cleanup();
+    }
+  }
+
   @Test
   void theCoveredQueryGivesExactlyTheAnswerOfTheUncoveredOne() throws Exception {
     Properties p = properties();

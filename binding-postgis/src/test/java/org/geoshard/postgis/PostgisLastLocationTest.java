@@ -178,4 +178,45 @@ class PostgisLastLocationTest {
       assertThat(users).isEqualTo(300);
     }
   }
+
+  private static boolean lklIndexExists() throws Exception {
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement st = c.createStatement();
+         ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_indexes WHERE indexname = '"
+             + PostgisLastLocation.LKL_INDEX + "'")) {
+      rs.next();
+      return rs.getLong(1) > 0;
+    }
+  }
+
+  @Test
+  void theLklGistIndexIsBuiltOnlyWhenNearQueriesAreInTheMix() throws Exception {
+    Map<String, Object> created = new HashMap<>();
+    PostgisDB db = open("workload", LastLocationWorkload.class.getName());
+    try {
+      db.prepare(Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+        try {
+          Map<String, Object> details = work.run();
+          if (name.equals("create tables")) {
+            created.putAll(details);
+          }
+        } catch (Exception e) {
+          throw new DBException(e);
+        }
+      });
+    } finally {
+      db.cleanup();
+    }
+    assertThat(lklIndexExists()).isFalse();
+    assertThat(created).containsEntry("lklIndex", "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
+
+    db = open("workload", LastLocationWorkload.class.getName(), "ll.read.proportion.lkl", "0.8",
+        "ll.read.proportion.near", "0.1");
+    try {
+      prepare(db);
+    } finally {
+      db.cleanup();
+    }
+    assertThat(lklIndexExists()).isTrue();
+  }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.TestCities;
@@ -17,6 +18,7 @@ import org.geoshard.geo.dataset.Placement;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.dataset.Sphere;
 import org.geoshard.geo.query.QueryGenerator;
+import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.Preparable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +78,35 @@ class PostgisOracleTest {
   /** The binding's properties: the table, and how it is laid out. */
   Properties properties() throws Exception {
     return LocalPostgis.properties("t_oracle");
+  }
+
+  /** The tables or partitions a near query around this point must read. */
+  Set<String> expectedTargets(GeoQuery query) throws Exception {
+    return Set.of("t_oracle");
+  }
+
+  @Test
+  void theLastNearQueryIsExplainedWithWhatItReadAndReturned() throws Exception {
+    Properties p = properties();
+    p.setProperty(PostgisSettings.DROP, "false");
+    PostgisDB fresh = new PostgisDB();
+    fresh.setProperties(p);
+    fresh.init();
+    try {
+      assertThat(fresh.explainLast()).as("nothing sent yet").isEmpty();
+      GeoQuery krakow = GeoQuery.firstPage(19.93658, 50.06143, 20_000, 10);
+      List<GeoHit> hits = new ArrayList<>();
+      assertThat(fresh.near(krakow, hits)).isEqualTo(Status.OK);
+      ExplainsOperations.QueryExplain explain = fresh.explainLast().orElseThrow();
+      assertThat(explain.returned()).isEqualTo(hits.size()).isPositive();
+      assertThat(explain.targets()).containsExactlyInAnyOrderElementsOf(expectedTargets(krakow));
+      // The index returns candidates in distance order; at least the rows returned were examined.
+      assertThat(explain.examined()).isGreaterThanOrEqualTo(explain.returned());
+      assertThat((Long) explain.details().get("sharedHitBlocks") + (Long) explain.details().get("sharedReadBlocks"))
+          .isPositive();
+    } finally {
+      fresh.cleanup();
+    }
   }
 
   @AfterAll

@@ -82,8 +82,8 @@ public final class CellKeyPlan {
   }
 
   /** The near query, with {@code cell: {$in: [...]}} when the plan is active and wants the covering. */
-  public NearQuery near(GeoQuery query) {
-    NearQuery near = NearQuery.of(query);
+  public NearQuery near(GeoQuery query, MongoSettings.MaxDistance maxDistance) {
+    NearQuery near = NearQuery.of(query, maxDistance);
     long[] cells = active() && covering ? grid.covering(query) : null;
     if (cells == null) {
       return near;

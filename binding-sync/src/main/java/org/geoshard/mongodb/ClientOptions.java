@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The driver settings every client of both bindings gets, in one place: the URL, every request's
  * deadline (the driver's client-side operation timeout, {@code mongodb.timeout.ms}), the server
- * selection timeout (the URL's wins, see {@link MongoSettings}), the pool size, the application name
+ * selection timeout (the URL's wins, see {@link MongoSettings}), the pool size (one connection per client
+ * thread unless the user says otherwise, {@link MongoSettings#poolSize()}), the application name
  * and the listeners.
  */
 public final class ClientOptions {
@@ -24,9 +25,10 @@ public final class ClientOptions {
     if (cs.getApplicationName() == null) {
       builder.applicationName("geoshard");  // tells the benchmark's connections apart in currentOp and server logs
     }
-    if (settings.maxConnections() != null) {
-      builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.maxConnections()));
-    }
+    // One connection per client thread unless the user sized the pool (see MongoSettings#poolSize); a
+    // minPoolSize above it would be refused by the driver, so it is lowered to the pool.
+    builder.applyToConnectionPoolSettings(b -> b.maxSize(settings.poolSize())
+        .minSize(Math.min(settings.poolSize(), cs.getMinConnectionPoolSize() == null ? 0 : cs.getMinConnectionPoolSize())));
     settings.commandListeners().forEach(builder::addCommandListener);
     return builder;
   }

@@ -5,6 +5,7 @@ import com.mongodb.client.MongoDatabase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
@@ -15,6 +16,10 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ExplainsOperations;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
@@ -36,12 +41,15 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
-    DescribesTopology, BatchOutcomes {
+    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers {
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
   private MongoOperations operations;
   private BatchOutcomes.Listener listener;
+  /** The sync client of {@code mongodb.ll.lkl.url} (LastKnownLocation on a cluster of its own), or null. */
+  private SharedClients.Lease lklLease;
+  private MongoSettings lklSettings;
 
   /** This binding's settings from the properties ({@code mongodb-async} adds its routing). */
   protected abstract MongoSettings configure(Properties properties) throws ConfigException;
@@ -69,6 +77,13 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     RequestPath path = connect();
     try {
+      if (llSettings.lklUrl() != null) {
+        // The pilot's topology: LastKnownLocation on another cluster, reached through a sync client of its own
+        // in both bindings (targeted routing applies to mongodb.url's cluster).
+        lklSettings = settingsFor(llSettings.lklUrl());
+        lklLease = SharedClients.acquire(lklSettings);
+        path = new CollectionRoutedPath(path, llSettings.lkl(), new SyncRequestPath(database(lklLease, lklSettings)));
+      }
       path.warmUp(settings.collection());
       path.warmUp(getProperties().getProperty("table", "usertable"));
       operations = new MongoOperations(settings, cellKey, llSettings, path, control().entry(), failureLog());
@@ -78,8 +93,29 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
           && GeoWorkload.class.getName().equals(getProperties().getProperty("workload")));
     } catch (DBException | RuntimeException e) {
       operations = null;
+      releaseLkl();
       disconnect();
       throw e;
+    }
+  }
+
+  /** These settings with another URL (the LastKnownLocation cluster's). */
+  private MongoSettings settingsFor(String url) throws DBException {
+    Properties copy = new Properties();
+    copy.putAll(getProperties());
+    copy.setProperty(MongoSettings.URL, url);
+    try {
+      return MongoSettings.fromProperties(copy, settings.commandListeners());
+    } catch (ConfigException e) {
+      throw new DBException(e.getMessage().replace("'" + MongoSettings.URL + "'",
+          "'" + MongoLastLocationSettings.LKL_URL + "'"));
+    }
+  }
+
+  private void releaseLkl() {
+    if (lklLease != null) {
+      lklLease.close();
+      lklLease = null;
     }
   }
 
@@ -94,6 +130,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       failed = operations.flush();
     } finally {
       operations = null;
+      releaseLkl();
       disconnect();
     }
     if (!failed.isEmpty()) {
@@ -141,8 +178,14 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       } catch (ConfigException e) {
         throw new DBException(e.getMessage());
       }
-      new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
-          .prepare(stage, steps);
+      if (lklLease == null) {
+        new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
+            .prepare(stage, steps);
+      } else {
+        new LastLocationPreparation(cluster, database(lease, settings),
+            new ClusterPreparation(lklLease.client(), lklLease.facts(), lklSettings), database(lklLease, lklSettings),
+            lklSettings.maskedUrl(), llSettings, clockStart, settings.drop()).prepare(stage, steps);
+      }
     } else {
       // A load of the geo workload (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
       boolean geoLoad = Boolean.FALSE.equals(settings.doTransactions())
@@ -158,11 +201,32 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   public Map<String, Object> topology() throws DBException {
     SharedClients.Lease lease = control();
     try {
-      return TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings));
+      Map<String, Object> out = new java.util.LinkedHashMap<>(
+          TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings)));
+      // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
+      out.put("connectionPool", settings.poolDescription());
+      return out;
     } catch (MongoException e) {
       throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
           lease.client().getClusterDescription()));
     }
+  }
+
+  /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */
+  @Override
+  public List<ServerProbe> serverProbes() throws DBException {
+    SharedClients.Lease lease = control();
+    try {
+      return ObservedNodes.probes(lease.client(), lease.facts(), lease.entry().effectiveUrl, settings, moreRouters());
+    } catch (MongoException e) {
+      throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
+          lease.client().getClusterDescription()));
+    }
+  }
+
+  /** Routers the binding uses beyond those of {@code mongodb.url} ({@code host:port}), sampled too. */
+  protected List<String> moreRouters() {
+    return List.of();
   }
 
   // ---- the contracts: this thread's operations ----
@@ -170,6 +234,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public LastLocationContract lastLocation() {
     return operations.lastLocation();
+  }
+
+  /** The last query this thread sent, explained through {@code mongodb.url} (see {@link MongoExplain}). */
+  @Override
+  public Optional<QueryExplain> explainLast() throws DBException {
+    return operations == null ? Optional.empty() : operations.explainLast();
   }
 
   @Override

@@ -14,15 +14,20 @@ import org.geoshard.lastlocation.contract.HistorySplit;
  *
  * @param historyKey how History is sharded (e.g. {@code UserId:1,Timestamp:1}), or null for unsharded
  * @param lklKey how LastKnownLocation is sharded (e.g. {@code _id:hashed}), or null for unsharded
+ * @param lklUrl the cluster LastKnownLocation lives on ({@code mongodb.ll.lkl.url}, the pilot's topology:
+ *     History on one cluster, LKL on another), or null for {@code mongodb.url}'s
+ * @param nearQueries the readers ask LKL_NEAR: only then does LastKnownLocation get its 2dsphere index
+ * @param keepsLkl events are upserted into LastKnownLocation (false: {@code ll.write.mode=insertonly})
  */
 public record MongoLastLocationSettings(String history, String lkl, ShardKey historyKey, ShardKey lklKey, int batchSize,
-                                 HistorySplit split) {
+                                 HistorySplit split, String lklUrl, boolean nearQueries, boolean keepsLkl) {
 
   static final String HISTORY = "mongodb.ll.history";
   static final String LKL = "mongodb.ll.lkl";
   static final String HISTORY_SHARD_KEY = "mongodb.ll.history.shardkey";
   static final String LKL_SHARD_KEY = "mongodb.ll.lkl.shardkey";
-  static final List<String> NAMES = List.of(HISTORY, LKL, HISTORY_SHARD_KEY, LKL_SHARD_KEY);
+  static final String LKL_URL = "mongodb.ll.lkl.url";
+  static final List<String> NAMES = List.of(HISTORY, LKL, HISTORY_SHARD_KEY, LKL_SHARD_KEY, LKL_URL);
 
   public static MongoLastLocationSettings fromProperties(Properties properties) throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
@@ -44,6 +49,11 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
         problems.add("Collection name '" + name + "' (" + HISTORY + ", " + LKL + ") must be letters, digits, '_', '.' or '-'.");
       }
     }
+    String lklUrl = in.raw(LKL_URL);
+    if (lklUrl != null && !lklUrl.startsWith("mongodb://") && !lklUrl.startsWith("mongodb+srv://")) {
+      problems.add("Property '" + LKL_URL + "' must be a mongodb:// or mongodb+srv:// connection string (the cluster of"
+          + " LastKnownLocation), but is '" + org.geoshard.harness.config.Secrets.maskText(lklUrl) + "'.");
+    }
     problems.forEach(in::problem);
     LastLocationSettings workload;
     try {
@@ -54,7 +64,7 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     }
     in.throwIfProblems();
     return new MongoLastLocationSettings(history, lkl, historyKey, lklKey, workload.historyBatchSize(),
-        workload.historySplit());
+        workload.historySplit(), lklUrl, workload.nearQueries(), workload.keepsLastKnownLocation());
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */

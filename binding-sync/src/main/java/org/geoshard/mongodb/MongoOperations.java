@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.Vector;
 import java.util.function.Supplier;
@@ -19,10 +20,12 @@ import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.Sphere;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.config.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
+import site.ycsb.DBException;
 import site.ycsb.Status;
 
 /**
@@ -49,6 +52,8 @@ public final class MongoOperations implements GeoContract {
   private final Map<String, InsertBuffer> ycsbBuffers = new LinkedHashMap<>();
   private final LastLocationOperations lastLocation;
   private final Outcomes outcomes;
+  /** The last query this thread sent, as a find command, for {@link #explainLast()}; null before the first. */
+  private Document lastFind;
   /** This thread's copy of the shared checks' outcome: null until checked, "" when fine (no lock per operation). */
   private String loadCheck;
   private String queryCheck;
@@ -148,7 +153,8 @@ public final class MongoOperations implements GeoContract {
       return Status.ERROR;
     }
     Status status = outcomes.attempt("GEO near query", () -> {
-      NearQuery near = cellKey.near(query);
+      NearQuery near = cellKey.near(query, settings.maxDistance());
+      lastFind = near.toFindCommand(settings.collection());
       path.find(Op.GEO_NEAR, settings.collection(),
           RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit()), d -> {
             // every result is read, to the end of the cursor
@@ -236,9 +242,26 @@ public final class MongoOperations implements GeoContract {
     return batch == null ? Status.BATCHED_OK : writeBatch(Op.INSERT, table, batch, settings.upsert(), batch.size() - 1);
   }
 
+  /**
+   * The last query again under {@code explain} (executionStats), through the client of
+   * {@code mongodb.url}: a mongos answers with the shards that took part.
+   */
+  public Optional<QueryExplain> explainLast() throws DBException {
+    if (lastFind == null) {
+      return Optional.empty();
+    }
+    try {
+      Document answer = shared.client.getDatabase(settings.database()).runCommand(MongoExplain.command(lastFind));
+      return Optional.of(MongoExplain.parse(answer));
+    } catch (MongoException | IllegalArgumentException e) {
+      throw new DBException("Could not explain a " + lastFind.get("find") + " query: " + e.getMessage(), e);
+    }
+  }
+
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     return outcomes.attempt("read of " + key, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", key));
+      lastFind = new Document("find", table).append("filter", find.filter()).append("limit", 1);
       Document found = path.first(Op.READ, table, fields == null ? find : find.projection(YcsbDocuments.projection(fields)));
       if (found == null) {
         return Status.NOT_FOUND;
@@ -253,6 +276,8 @@ public final class MongoOperations implements GeoContract {
     return outcomes.attempt("scan from " + startKey, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", new Document("$gte", startKey)))
           .sort(new Document("_id", 1)).limit(recordCount);
+      lastFind = new Document("find", table).append("filter", find.filter()).append("sort", new Document("_id", 1))
+          .append("limit", recordCount);
       result.ensureCapacity(recordCount);
       path.find(Op.SCAN, table, fields == null ? find : find.projection(YcsbDocuments.projection(fields)), d -> {
         HashMap<String, ByteIterator> row = new HashMap<>();

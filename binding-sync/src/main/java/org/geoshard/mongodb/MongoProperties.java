@@ -19,9 +19,9 @@ public final class MongoProperties implements PropertyCatalog {
         MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.TIMEOUT_MS, MongoSettings.INDEX_TIMEOUT_MS,
         MongoSettings.MAX_CONNECTIONS, MongoSettings.UPSERT,
         MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
-        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.DO_TRANSACTIONS,
+        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.MAX_DISTANCE, MongoSettings.DO_TRANSACTIONS,
         MongoLastLocationSettings.HISTORY, MongoLastLocationSettings.LKL, MongoLastLocationSettings.HISTORY_SHARD_KEY,
-        MongoLastLocationSettings.LKL_SHARD_KEY);
+        MongoLastLocationSettings.LKL_SHARD_KEY, MongoLastLocationSettings.LKL_URL);
   }
 
   @Override

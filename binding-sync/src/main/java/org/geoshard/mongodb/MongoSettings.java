@@ -39,6 +39,11 @@ public final class MongoSettings {
   public static final String NUM_INITIAL_CHUNKS = "mongodb.numInitialChunks";
   public static final String INDEX_WHEN = "mongodb.index.when";
   public static final String INDEX_POLL_MS = "mongodb.index.pollms";
+  public static final String MAX_DISTANCE = "mongodb.maxdistance";
+  /** Set by geoshard's harness: the most client threads of the phase (sizes the connection pool by default). */
+  public static final String CLIENT_THREADS = org.geoshard.harness.run.RunSettings.CLIENT_THREADS;
+  /** The driver's own pool size, used when nothing else says how many connections to keep. */
+  public static final int DRIVER_DEFAULT_POOL_SIZE = 100;
   /** Set by YCSB's own client (true for run, false for load); geoshard's harness may set it too. */
   public static final String DO_TRANSACTIONS = "dotransactions";
 
@@ -63,6 +68,24 @@ public final class MongoSettings {
     BEFORE,
     /** After the load, on the loaded data (the study's choice): one build, timed per shard. */
     AFTER
+  }
+
+  /**
+   * What the near query sends as {@code $maxDistance} ({@code mongodb.maxdistance}).
+   */
+  public enum MaxDistance {
+    /**
+     * The integer metres the workload drew, as the study's client sent them ({@code randint(5000, 50000)}).
+     * MongoDB measures them on its 6,378.1 km sphere, so the cap is 0.11% narrower in angle than the
+     * workload's 6,371 km radius: restaurants within the last 0.11% of the radius may be left out.
+     */
+    DRAWN,
+    /**
+     * The drawn metres × 6,378.1 / 6,371 (5,005.572 for 5,000): the server then selects exactly the
+     * restaurants within the drawn radius on the workload's sphere, which the haversine oracle tests and
+     * the PostGIS binding use; for comparing stores answer for answer.
+     */
+    SCALED
   }
 
   /** YCSB's write concern names, and what they mean. */
@@ -107,6 +130,9 @@ public final class MongoSettings {
   private final long timeoutMs;
   private final long indexTimeoutMs;
   private final Integer maxConnections;
+  private final Integer clientThreads;
+  private final int poolSize;
+  private final String poolSource;
   private final int geoBatchSize;
   private final int ycsbBatchSize;
   private final boolean upsert;
@@ -115,6 +141,7 @@ public final class MongoSettings {
   private final Integer numInitialChunks;
   private final IndexWhen indexWhen;
   private final long indexPollMs;
+  private final MaxDistance maxDistance;
   private final Boolean doTransactions;
   private final List<CommandListener> commandListeners;
 
@@ -134,6 +161,7 @@ public final class MongoSettings {
     private Long timeoutMs;
     private long indexTimeoutMs = DEFAULT_INDEX_TIMEOUT_MS;
     private Integer maxConnections;
+    private Integer clientThreads;
     private Integer batchSize;
     private boolean upsert;
     private boolean drop;
@@ -141,6 +169,7 @@ public final class MongoSettings {
     private Integer numInitialChunks;
     private IndexWhen indexWhen = IndexWhen.AFTER;
     private long indexPollMs = DEFAULT_INDEX_POLL_MS;
+    private MaxDistance maxDistance = MaxDistance.DRAWN;
     private Boolean doTransactions;
     private final List<CommandListener> commandListeners = new ArrayList<>();
 
@@ -202,6 +231,16 @@ public final class MongoSettings {
       return this;
     }
 
+    /**
+     * The most client threads that share the client (the harness's {@code clientthreads}); null (the
+     * default) when unknown. Sizes the connection pool when neither {@code mongodb.maxconnections} nor the
+     * URL's {@code maxPoolSize} does: one connection per thread, as the study's one process per client.
+     */
+    public Builder clientThreads(Integer clientThreads) {
+      this.clientThreads = clientThreads;
+      return this;
+    }
+
     /** Documents per insertMany; null (the default) is 100 for the geo load and 1 for YCSB's insert. */
     public Builder batchSize(Integer batchSize) {
       this.batchSize = batchSize;
@@ -241,6 +280,12 @@ public final class MongoSettings {
     /** How often the index build is sampled per shard; default 250 ms, from 10 ms to 10 s. */
     public Builder indexPoll(long interval, TimeUnit unit) {
       this.indexPollMs = unit.toMillis(interval);
+      return this;
+    }
+
+    /** What {@code $maxDistance} carries; default {@link MaxDistance#DRAWN}, as the study sent it. */
+    public Builder maxDistance(MaxDistance maxDistance) {
+      this.maxDistance = maxDistance;
       return this;
     }
 
@@ -326,6 +371,9 @@ public final class MongoSettings {
     if (b.maxConnections != null && b.maxConnections < 1) {
       problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
     }
+    if (b.clientThreads != null && b.clientThreads < 1) {
+      problems.add("Property '" + CLIENT_THREADS + "' must be at least 1, but is " + b.clientThreads + ".");
+    }
     if (b.batchSize != null && (b.batchSize < 1 || b.batchSize > MAX_BATCH_SIZE)) {
       problems.add("Property '" + BATCH_SIZE + "' must be from 1 to " + MAX_BATCH_SIZE + ", but is " + b.batchSize + ".");
     }
@@ -348,6 +396,9 @@ public final class MongoSettings {
     if (b.indexWhen == null) {
       problems.add("Property '" + INDEX_WHEN + "' must be before or after.");
     }
+    if (b.maxDistance == null) {
+      problems.add("Property '" + MAX_DISTANCE + "' must be drawn or scaled.");
+    }
     if (b.indexPollMs < 10 || b.indexPollMs > 10_000) {
       problems.add("Property '" + INDEX_POLL_MS + "' must be from 10 to 10000 (milliseconds), but is " + b.indexPollMs + ".");
     }
@@ -368,6 +419,22 @@ public final class MongoSettings {
     this.timeoutMs = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
     this.indexTimeoutMs = b.indexTimeoutMs;
     this.maxConnections = b.maxConnections;
+    this.clientThreads = b.clientThreads;
+    Integer urlPool = cs == null ? null : cs.getMaxConnectionPoolSize();
+    // What the user said wins; else one connection per client thread; else the driver's default.
+    if (b.maxConnections != null) {
+      this.poolSize = b.maxConnections;
+      this.poolSource = MAX_CONNECTIONS;
+    } else if (urlPool != null) {  // 0: no limit, as the driver reads it
+      this.poolSize = urlPool;
+      this.poolSource = "maxPoolSize in " + URL;
+    } else if (b.clientThreads != null) {
+      this.poolSize = b.clientThreads;
+      this.poolSource = CLIENT_THREADS;
+    } else {
+      this.poolSize = DRIVER_DEFAULT_POOL_SIZE;
+      this.poolSource = "driver default";
+    }
     this.geoBatchSize = b.batchSize == null ? DEFAULT_GEO_BATCH_SIZE : b.batchSize;
     this.ycsbBatchSize = b.batchSize == null ? DEFAULT_YCSB_BATCH_SIZE : b.batchSize;
     this.upsert = b.upsert;
@@ -376,6 +443,7 @@ public final class MongoSettings {
     this.numInitialChunks = b.numInitialChunks;
     this.indexWhen = b.indexWhen;
     this.indexPollMs = b.indexPollMs;
+    this.maxDistance = b.maxDistance;
     this.doTransactions = b.doTransactions;
     this.commandListeners = List.copyOf(b.commandListeners);
   }
@@ -401,7 +469,8 @@ public final class MongoSettings {
         .upsert(in.bool(UPSERT, false))
         .drop(in.bool(DROP, false))
         .indexWhen(in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class))
-        .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS);
+        .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS)
+        .maxDistance(in.choice(MAX_DISTANCE, MaxDistance.DRAWN, MaxDistance.class));
     if (in.isSet(SERVER_SELECTION_TIMEOUT)) {
       b.serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
           TimeUnit.SECONDS);
@@ -411,6 +480,9 @@ public final class MongoSettings {
     }
     if (in.isSet(MAX_CONNECTIONS)) {
       b.maxConnections(in.intInRange(MAX_CONNECTIONS, 100, 1, 100_000));
+    }
+    if (in.isSet(CLIENT_THREADS)) {
+      b.clientThreads(in.intInRange(CLIENT_THREADS, 1, 1, 1_000_000));
     }
     if (in.isSet(BATCH_SIZE)) {
       b.batchSize(in.intInRange(BATCH_SIZE, DEFAULT_GEO_BATCH_SIZE, 1, MAX_BATCH_SIZE));
@@ -542,6 +614,35 @@ public final class MongoSettings {
     return maxConnections;
   }
 
+  /** The most client threads sharing the client, or null when unknown. */
+  public Integer clientThreads() {
+    return clientThreads;
+  }
+
+  /**
+   * Connections per server the client may open: {@code mongodb.maxconnections}, else the URL's
+   * {@code maxPoolSize}, else the client threads (one connection each), else the driver's 100. Beyond
+   * the pool, requests queue inside the client and the measured maximum would be the pool's.
+   */
+  public int poolSize() {
+    return poolSize;
+  }
+
+  /** Where {@link #poolSize()} comes from: {@code mongodb.maxconnections}, the URL, {@code clientthreads} or the driver. */
+  public String poolSource() {
+    return poolSource;
+  }
+
+  /** The pool as recorded in {@code run.json}'s topology. */
+  public java.util.Map<String, Object> poolDescription() {
+    java.util.Map<String, Object> pool = new java.util.LinkedHashMap<>();
+    pool.put("maxSize", poolSize);
+    pool.put("source", poolSource);
+    pool.put("clientThreads", clientThreads);
+    pool.put("threadsBeyondPool", clientThreads != null && poolSize > 0 && clientThreads > poolSize);
+    return pool;
+  }
+
   public int geoBatchSize() {
     return geoBatchSize;
   }
@@ -576,6 +677,11 @@ public final class MongoSettings {
     return unit.convert(indexPollMs, TimeUnit.MILLISECONDS);
   }
 
+  /** What the near query sends as {@code $maxDistance}. */
+  public MaxDistance maxDistance() {
+    return maxDistance;
+  }
+
   /** YCSB's phase hint, or null when nobody said. */
   public Boolean doTransactions() {
     return doTransactions;
@@ -590,7 +696,7 @@ public final class MongoSettings {
    * preference and batch sizes apply per collection and do not need a client of their own.
    */
   public String clientKey() {
-    return url + "|sst=" + serverSelectionTimeoutMs + "|timeout=" + timeoutMs + "|max=" + maxConnections + "|listeners="
+    return url + "|sst=" + serverSelectionTimeoutMs + "|timeout=" + timeoutMs + "|pool=" + poolSize + "|listeners="
         + commandListeners.stream().map(l -> l.getClass().getName() + "@" + System.identityHashCode(l)).toList();
   }
 
@@ -599,9 +705,9 @@ public final class MongoSettings {
     return "MongoSettings{url=" + maskedUrl() + ", database=" + database + ", collection=" + collection
         + ", writeConcern=" + (writeConcern == null ? "from URL" : describe(writeConcern))
         + ", readPreference=" + (readPreference == null ? "from URL" : readPreference.getName())
-        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", timeoutMs=" + timeoutMs + ", maxConnections=" + maxConnections
+        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", timeoutMs=" + timeoutMs + ", maxConnections=" + maxConnections + ", poolSize=" + poolSize + " (" + poolSource + ")"
         + ", geoBatchSize=" + geoBatchSize + ", ycsbBatchSize=" + ycsbBatchSize + ", upsert=" + upsert
         + ", drop=" + drop + ", shardKey=" + shardKey + ", numInitialChunks=" + numInitialChunks
-        + ", indexWhen=" + indexWhen + ", indexPollMs=" + indexPollMs + "}";
+        + ", indexWhen=" + indexWhen + ", indexPollMs=" + indexPollMs + ", maxDistance=" + maxDistance + "}";
   }
 }

@@ -17,11 +17,13 @@ import org.geoshard.geo.dataset.Sphere;
  * <p><b>Distances.</b> The workload's distances are on a sphere of {@link Sphere#EARTH_RADIUS_METERS}
  * (6,371 km); MongoDB measures GeoJSON distances on a sphere of {@value #SERVER_EARTH_RADIUS_METERS} m
  * ({@code kRadiusOfEarthInMeters} in the server's source). The same angle is 0.11% more metres to the
- * server, so the binding scales {@code $maxDistance} and {@code $minDistance} by
- * {@link #SERVER_METERS_PER_WORKLOAD_METER}: the server then selects exactly the restaurants within the
- * workload's radius, and {@code $minDistance} paging resumes exactly at the last distance the workload
- * saw (computed with {@link Sphere#distanceMeters}). Without it, a page by minimum distance would
- * repeat up to 0.11% of the previous page's distance range.
+ * server. {@code $maxDistance} is sent as the study sent it by default: the integer metres drawn
+ * ({@link MongoSettings.MaxDistance#DRAWN}); with {@link MongoSettings.MaxDistance#SCALED} it is scaled
+ * by {@link #SERVER_METERS_PER_WORKLOAD_METER}, so that the server selects exactly the restaurants within
+ * the workload's radius (what the haversine oracle and PostGIS answer). {@code $minDistance} (geoshard's
+ * own paging, not the study's) is always scaled: it is a distance the workload measured
+ * ({@link Sphere#distanceMeters}), and unscaled the next page would repeat up to 0.11% of the previous
+ * page's distance range.
  *
  * @param filter the find's filter
  * @param skip documents to skip (0: no skip is sent)
@@ -36,9 +38,15 @@ public record NearQuery(Document filter, int skip, int limit) {
           .thenComparingLong(hit -> hit.restaurant().id());
   public static final double SERVER_METERS_PER_WORKLOAD_METER = SERVER_EARTH_RADIUS_METERS / Sphere.EARTH_RADIUS_METERS;
 
+  /** The query as the binding sends it by default: {@code $maxDistance} as drawn, as the study sent it. */
   public static NearQuery of(GeoQuery q) {
+    return of(q, MongoSettings.MaxDistance.DRAWN);
+  }
+
+  public static NearQuery of(GeoQuery q, MongoSettings.MaxDistance maxDistance) {
     Document near = new Document("$geometry", RestaurantDocuments.point(q.longitude(), q.latitude()))
-        .append("$maxDistance", toServerMeters(q.maxDistanceMeters()));
+        .append("$maxDistance", maxDistance == MongoSettings.MaxDistance.SCALED ? (Object) toServerMeters(q.maxDistanceMeters())
+            : asDrawn(q.maxDistanceMeters()));
     if (q.minDistanceMeters() > 0) {
       near.append("$minDistance", toServerMeters(q.minDistanceMeters()));
     }
@@ -52,6 +60,14 @@ public record NearQuery(Document filter, int skip, int limit) {
       filter.append(Restaurant.ID, new Document("$nin", ids));
     }
     return new NearQuery(filter, q.skip(), q.limit());
+  }
+
+  /** Whole metres as an integer (the study's {@code randint} sent an int32); any other radius as it is. */
+  static Object asDrawn(double meters) {
+    if (meters == Math.rint(meters) && Math.abs(meters) <= Integer.MAX_VALUE) {
+      return (int) meters;
+    }
+    return meters;
   }
 
   /** Workload metres (6,371 km sphere) to the server's metres (6,378.1 km sphere) for the same angle. */

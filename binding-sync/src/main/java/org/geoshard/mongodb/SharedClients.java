@@ -138,12 +138,28 @@ public final class SharedClients {
     }
   }
 
+  /**
+   * Threads beyond the pool queue inside the client for a connection: the measured maximum would be
+   * the pool's, not the server's. Said once per client: every binding instance of both bindings holds
+   * the shared client of {@code mongodb.url} (binding-async's routers get the same pool size).
+   */
+  private static void warnIfPoolTooSmall(MongoSettings settings, String url) {
+    Integer threads = settings.clientThreads();
+    if (threads != null && settings.poolSize() > 0 && threads > settings.poolSize()) {
+      LOG.warn("{} client threads share a pool of {} connections to {} ({}): beyond {} threads requests queue inside"
+          + " the client, and the measured maximum is the pool's; raise mongodb.maxconnections (or the URL's"
+          + " maxPoolSize) to at least {}.", threads, settings.poolSize(), Secrets.maskText(url), settings.poolSource(),
+          settings.poolSize(), threads);
+    }
+  }
+
   private static Entry open(MongoSettings settings, String key) throws DBException {
     String url = settings.throwaway() == null ? settings.url() : ThrowawayClusters.url(settings.throwaway(), settings.database());
     ConnectionString cs = new ConnectionString(url);
     CommandCounters counters = COUNTERS.computeIfAbsent(key, k -> new CommandCounters());
     MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
+    warnIfPoolTooSmall(settings, url);
     try {
       ServerFacts facts = ServerFacts.read(client);
       LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));

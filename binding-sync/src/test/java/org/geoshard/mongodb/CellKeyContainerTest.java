@@ -114,7 +114,7 @@ class CellKeyContainerTest {
           }
           Set<String> owners = new TreeSet<>();
           Arrays.stream(grid.covering(basic)).forEach(cell -> owners.add(shardNames.get(ranges.rangeOf(cell))));
-          assertThat(explainedShards(client, plan.near(basic))).as("shards of %s", basic).isEqualTo(owners);
+          assertThat(explainedShards(client, plan.near(basic, MongoSettings.MaxDistance.SCALED))).as("shards of %s", basic).isEqualTo(owners);
           assertThat(explainedShards(client, NearQuery.of(basic))).hasSize(shards);
           fewerShards += owners.size() < shards ? 1 : 0;
         }

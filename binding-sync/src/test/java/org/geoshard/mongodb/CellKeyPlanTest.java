@@ -33,7 +33,7 @@ class CellKeyPlanTest {
     assertThat(document.get("cell")).isEqualTo(grid.cellOf(KRAKOW.longitude(), KRAKOW.latitude()));
     assertThat(document).containsAllEntriesOf(RestaurantDocuments.toDocument(KRAKOW));
 
-    NearQuery near = plan.near(QUERY);
+    NearQuery near = plan.near(QUERY, MongoSettings.MaxDistance.DRAWN);
     NearQuery plain = NearQuery.of(QUERY);
     List<Long> covering = java.util.Arrays.stream(grid.covering(QUERY)).boxed().toList();
     assertThat(near.filter().get("cell", Document.class)).isEqualTo(new Document("$in", covering));
@@ -49,7 +49,7 @@ class CellKeyPlanTest {
   @Test
   void withoutTheCoveringQueriesAreUnchangedButDocumentsStillCarryTheCell() throws Exception {
     CellKeyPlan plan = plan("cell:1,_id:1", "geo.cells.covering", "false");
-    assertThat(plan.near(QUERY)).isEqualTo(NearQuery.of(QUERY));
+    assertThat(plan.near(QUERY, MongoSettings.MaxDistance.DRAWN)).isEqualTo(NearQuery.of(QUERY));
     assertThat(plan.document(KRAKOW).containsKey("cell")).isTrue();
   }
 
@@ -58,7 +58,7 @@ class CellKeyPlanTest {
     CellKeyPlan plan = plan("Name:hashed");
     assertThat(plan.active()).isFalse();
     assertThat(plan.document(KRAKOW)).isEqualTo(RestaurantDocuments.toDocument(KRAKOW));
-    assertThat(plan.near(QUERY)).isEqualTo(NearQuery.of(QUERY));
+    assertThat(plan.near(QUERY, MongoSettings.MaxDistance.DRAWN)).isEqualTo(NearQuery.of(QUERY));
     assertThat(CellKeyPlan.of(null, new Properties()).active()).isFalse();
   }
 

@@ -65,8 +65,8 @@ class NearQueryTest {
   }
 
   @Test
-  void distancesAreScaledToTheServersEarthRadius() {
-    NearQuery q = NearQuery.of(BASIC.withMinDistance(1000, Set.of()));
+  void scaledDistancesAreOnTheServersEarthRadius() {
+    NearQuery q = NearQuery.of(BASIC.withMinDistance(1000, Set.of()), MongoSettings.MaxDistance.SCALED);
     Document near = q.filter().get("location", Document.class).get("$nearSphere", Document.class);
     double k = 6_378_100.0 / Sphere.EARTH_RADIUS_METERS;
     assertThat(near.getDouble("$maxDistance")).isCloseTo(5000 * k, org.assertj.core.data.Offset.offset(1e-9));
@@ -75,6 +75,20 @@ class NearQueryTest {
     double angle = 5000 / Sphere.EARTH_RADIUS_METERS;
     assertThat(NearQuery.toServerMeters(5000)).isCloseTo(angle * NearQuery.SERVER_EARTH_RADIUS_METERS,
         org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void maxDistanceIsSentAsTheStudySentItByDefault() {
+    // The study's client: meters = random.randint(5000, 50000); {"$maxDistance": meters}: an int32 of the drawn metres.
+    Document near = NearQuery.of(BASIC).filter().get("location", Document.class).get("$nearSphere", Document.class);
+    assertThat(near.get("$maxDistance")).isEqualTo(5000);
+    assertThat(near.toBsonDocument().get("$maxDistance").isInt32()).isTrue();
+    // geoshard's own min-distance paging stays on the workload's sphere: it resumes at a distance the workload measured.
+    Document page = NearQuery.of(BASIC.withMinDistance(1000, Set.of())).filter().get("location", Document.class)
+        .get("$nearSphere", Document.class);
+    assertThat(page.get("$maxDistance")).isEqualTo(5000);
+    assertThat(page.getDouble("$minDistance")).isCloseTo(NearQuery.toServerMeters(1000), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(NearQuery.asDrawn(5000.5)).isEqualTo(5000.5);
   }
 
   @Test

@@ -20,7 +20,7 @@ public final class LastLocationProperties implements PropertyCatalog {
         LastLocationSettings.SWEEP_RATES, LastLocationSettings.SWEEP_INTERVAL, LastLocationSettings.READ_LKL,
         LastLocationSettings.READ_RANGE, LastLocationSettings.READ_NEAR, LastLocationSettings.RANGE_HOURS,
         LastLocationSettings.NEAR_RADIUS, LastLocationSettings.NEAR_LIMIT, LastLocationSettings.HISTORY_BATCH_SIZE,
-        LastLocationSettings.HISTORY_SPLIT);
+        LastLocationSettings.HISTORY_SPLIT, LastLocationSettings.WRITE_MODE);
   }
 
   @Override

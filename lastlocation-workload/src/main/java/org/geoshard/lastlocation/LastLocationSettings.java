@@ -16,7 +16,18 @@ public record LastLocationSettings(long users, int cells, double moveProbability
                                    int eventsPerUserAtLoad, long clockStartMs, double insertRate, int writers,
                                    List<Double> sweepRates, Duration sweepInterval, double readLkl, double readRange,
                                    double readNear, long rangeMs, double nearRadiusMeters, int nearLimit,
-                                   int historyBatchSize, HistorySplit historySplit, long seed) {
+                                   int historyBatchSize, HistorySplit historySplit, WriteMode writeMode, long seed) {
+
+  /** What a location event writes ({@code ll.write.mode}). */
+  public enum WriteMode {
+    /** Appended to History and upserted into Last-Known-Location if newer (the default). */
+    UPSERT,
+    /**
+     * Appended to History only, no Last-Known-Location: the pilot's insert-only tables. Readers can then
+     * only ask History ({@code ll.read.proportion.range=1}).
+     */
+    INSERTONLY
+  }
 
   public static final String USERS = "ll.users";
   public static final String CELLS = "ll.cells";
@@ -37,6 +48,17 @@ public record LastLocationSettings(long users, int cells, double moveProbability
   public static final String NEAR_LIMIT = "ll.near.limit";
   public static final String HISTORY_BATCH_SIZE = "ll.history.batchsize";
   public static final String HISTORY_SPLIT = "ll.history.split";
+  public static final String WRITE_MODE = "ll.write.mode";
+
+  /** True when the readers ask who is near a point: only then does Last-Known-Location need a spatial index. */
+  public boolean nearQueries() {
+    return readNear > 0;
+  }
+
+  /** True when events are upserted into Last-Known-Location (not the insert-only mode). */
+  public boolean keepsLastKnownLocation() {
+    return writeMode == WriteMode.UPSERT;
+  }
 
   public static LastLocationSettings fromProperties(Properties properties) throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
@@ -81,6 +103,12 @@ public record LastLocationSettings(long users, int cells, double moveProbability
     int limit = in.intInRange(NEAR_LIMIT, 100, 1, 100_000);
     int batch = in.intInRange(HISTORY_BATCH_SIZE, 100, 1, 1_000_000);
     HistorySplit split = in.choice(HISTORY_SPLIT, HistorySplit.NONE, HistorySplit.class);
+    WriteMode writeMode = in.choice(WRITE_MODE, WriteMode.UPSERT, WriteMode.class);
+    if (writeMode == WriteMode.INSERTONLY && (lkl > 0 || near > 0)) {
+      in.problem("Property '" + WRITE_MODE + "' is insertonly, which keeps no Last-Known-Location, but "
+          + READ_LKL + " (" + lkl + ") and " + READ_NEAR + " (" + near + ") ask it: set " + READ_RANGE
+          + "=1 and both to 0 (or -P workloads/lastlocation-insertonly).");
+    }
     if (Math.abs(lkl + range + near - 1) > 1e-9) {
       in.problem("Properties " + READ_LKL + " (" + lkl + "), " + READ_RANGE + " (" + range + ") and " + READ_NEAR
           + " (" + near + ") must add up to 1.");
@@ -92,6 +120,6 @@ public record LastLocationSettings(long users, int cells, double moveProbability
     in.throwIfProblems();
     return new LastLocationSettings(users, cells, move, outOfOrder, maxDelay, perUser, clockStart, rate, writers,
         List.copyOf(sweep), sweepInterval, lkl, range, near, rangeHours * 3_600_000, radius, limit, batch, split,
-        Seeds.runSeed(properties));
+        writeMode, Seeds.runSeed(properties));
   }
 }

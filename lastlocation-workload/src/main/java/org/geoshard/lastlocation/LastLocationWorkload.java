@@ -36,6 +36,9 @@ import site.ycsb.WorkloadException;
  * ({@code LKL_READ}), where a user was between two times ({@code HISTORY_RANGE}) and who was last
  * seen near a point ({@code LKL_NEAR}).
  *
+ * <p>With {@code ll.write.mode=insertonly} (the pilot's insert-only tables) events are only appended
+ * to History and the readers only query History.
+ *
  * <p>{@code load} inserts every user's first events. {@code run} has two classes of load at once:
  * the main {@code threadcount} threads read in a closed loop, and {@code ll.writers} writer threads
  * offer {@code ll.insert.rate} events per second (open loop), or walk through {@code ll.sweep.rates}.
@@ -130,7 +133,9 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
     for (LocationEvent event : events) {
       harness.measure("HISTORY_INSERT", () -> ll.appendHistory(event));
     }
-    upsert(harness, ll, events[events.length - 1]);
+    if (settings.keepsLastKnownLocation()) {
+      upsert(harness, ll, events[events.length - 1]);
+    }
     return state.nextUser < state.endUser;
   }
 
@@ -141,7 +146,9 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
     if (threadState instanceof Writer writer) {
       LocationEvent event = writer.events.next();
       harness.measure("HISTORY_INSERT", () -> ll.appendHistory(event));
-      upsert(harness, ll, event);
+      if (settings.keepsLastKnownLocation()) {
+        upsert(harness, ll, event);
+      }
       return true;
     }
     Reader reader = (Reader) threadState;

@@ -39,4 +39,25 @@ class LastLocationSettingsTest {
             "Properties ll.read.proportion.lkl (0.9), ll.read.proportion.range (0.1) and ll.read.proportion.near (0.5) must add up to 1.",
             "Property 'll.users' (2) must be at least 'll.writers' (4): every writer owns its own users.")));
   }
+
+  @Test
+  void theInsertOnlyModeKeepsNoLastKnownLocationAndOnlyHistoryIsAsked() throws ConfigException {
+    Properties p = new Properties();
+    assertThat(LastLocationSettings.fromProperties(p).keepsLastKnownLocation()).isTrue();
+    assertThat(LastLocationSettings.fromProperties(p).nearQueries()).isFalse();
+    p.setProperty("ll.write.mode", "insertonly");
+    assertThatThrownBy(() -> LastLocationSettings.fromProperties(p))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("'ll.write.mode' is insertonly, which keeps no Last-Known-Location")
+        .hasMessageContaining("ll.read.proportion.range=1");
+    p.setProperty("ll.read.proportion.lkl", "0");
+    p.setProperty("ll.read.proportion.range", "1");
+    LastLocationSettings s = LastLocationSettings.fromProperties(p);
+    assertThat(s.writeMode()).isEqualTo(LastLocationSettings.WriteMode.INSERTONLY);
+    assertThat(s.keepsLastKnownLocation()).isFalse();
+    p.setProperty("ll.read.proportion.near", "0.2");
+    p.setProperty("ll.read.proportion.range", "0.8");
+    p.setProperty("ll.write.mode", "upsert");
+    assertThat(LastLocationSettings.fromProperties(p).nearQueries()).isTrue();
+  }
 }

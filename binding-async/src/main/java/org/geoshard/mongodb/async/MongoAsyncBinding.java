@@ -78,6 +78,17 @@ public final class MongoAsyncBinding extends MongoBinding {
     return FAILURE_LOG;
   }
 
+  /** With targeted routing, the router next to each shard is sampled beside those of {@code mongodb.url}. */
+  @Override
+  protected List<String> moreRouters() {
+    if (!settings.targeted()) {
+      return List.of();
+    }
+    return settings.endpoints().values().stream()
+        .flatMap(url -> new com.mongodb.ConnectionString(url).getHosts().stream())
+        .map(host -> new com.mongodb.ServerAddress(host).toString()).distinct().toList();
+  }
+
   /** binding-sync's preparation (collections, sharding, indexes), then the routing tables read again. */
   @Override
   public void prepare(Stage stage, Steps steps) throws DBException {

@@ -288,6 +288,27 @@ class TargetedRoutingTest {
   }
 
   @Test
+  void lastKnownLocationOnItsOwnClusterGoesThereWhileHistoryStaysWithTheRouters() throws Exception {
+    // The pilot's topology (issue 18): LastKnownLocation on another cluster, in this binding too.
+    try (InProcessMongo lkl = new InProcessMongo(); MongoClient lklClient = MongoClients.create(lkl.url("ycsb"))) {
+      MongoAsyncBinding b = binding(properties("mongodb.ll.lkl.url", lkl.url("ycsb"), "ll.history.batchsize", "1"));
+      try {
+        LocationEvent event = new LocationEvent("350000000000006", 7, 1000, 50.06, 19.94);
+        assertThat(b.upsertLastLocation(event)).isEqualTo(Status.OK);
+        assertThat(b.appendHistory(event)).isEqualTo(Status.OK);
+        List<LocationEvent> out = new ArrayList<>();
+        assertThat(b.readLastLocation("350000000000006", out)).isEqualTo(Status.OK);
+        assertThat(out).containsExactly(event);
+      } finally {
+        b.cleanup();
+      }
+      assertThat(lklClient.getDatabase("ycsb").getCollection("lastknownlocation").countDocuments()).isEqualTo(1);
+      assertThat(client(router).getDatabase("ycsb").getCollection("lastknownlocation").countDocuments()).isZero();
+      assertThat(client(router).getDatabase("ycsb").getCollection("history").countDocuments()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void keylessOperationsGoToTheDefaultRouter() throws Exception {
     MongoCollection<Document> atDefault = client(router).getDatabase("ycsb").getCollection("usertable");
     for (int i = 0; i < 5; i++) {

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import org.geoshard.harness.observe.ExplainSettings;
+import org.geoshard.harness.observe.IoTraceSettings;
+import org.geoshard.harness.observe.ObserveSettings;
 import org.geoshard.harness.ramp.RampSettings;
 import org.geoshard.harness.run.RunSettings;
 
@@ -12,7 +15,7 @@ import org.geoshard.harness.run.RunSettings;
 public final class HarnessProperties implements PropertyCatalog {
   @Override
   public Set<String> prefixes() {
-    return Set.of("results.", "stats.", "ramp.", "sla.", "status.", "giveup.");
+    return Set.of("results.", "stats.", "ramp.", "sla.", "status.", "giveup.", "trace.", "observe.");
   }
 
   @Override
@@ -25,7 +28,11 @@ public final class HarnessProperties implements PropertyCatalog {
         RampSettings.MODE, RampSettings.START, RampSettings.STEP, RampSettings.INTERVAL, RampSettings.MAX_THREADS,
         RampSettings.RATE_START, RampSettings.RATE_STEP, RampSettings.RATE_MAX, RampSettings.RATE_THREADS,
         RampSettings.SLA_PERCENTILE, RampSettings.SLA_LATENCY_MS, RampSettings.SLA_TIMEOUT_MS, RampSettings.SLA_MAX_ERRORS,
-        RampSettings.SLA_PER_OPERATION, RampSettings.STATS_WARMUP);
+        RampSettings.SLA_PER_OPERATION, RampSettings.SLA_RULE, RampSettings.STATS_WARMUP, RunSettings.CLIENT_THREADS,
+        IoTraceSettings.TRACE_IO, IoTraceSettings.TRACE_IO_PROCESSES, IoTraceSettings.TRACE_IO_BPFTRACE,
+        IoTraceSettings.TRACE_IO_DROP_CACHES,
+        ExplainSettings.SAMPLES, ExplainSettings.WINDOW,
+        ObserveSettings.INTERVAL, ObserveSettings.NODE_EXPORTER);
   }
 
   /** Every property, whoever reads it: a URL whose password would be split at the wrong '@'. */

@@ -143,7 +143,8 @@ public final class RunMerger {
     }
     JsonNode sla = firstRamp.get("sla");
     SlaRule rule = new SlaRule(sla.get("percentile").asDouble(), sla.get("latencyMs").asLong() * 1000,
-        sla.get("timeoutMs").asLong() * 1000, sla.get("maxErrors").asLong(), sla.path("perOperation").asBoolean(false));
+        sla.get("timeoutMs").asLong() * 1000, sla.get("maxErrors").asLong(), sla.path("perOperation").asBoolean(false),
+        "study-code".equals(sla.path("rule").asText("stated")) ? SlaRule.Kind.STUDY_CODE : SlaRule.Kind.STATED);
     RampMode mode = "rate".equals(firstRamp.get("mode").asText()) ? RampMode.RATE : RampMode.THREADS;
     long firstStart = runs.get(0).startEpochMs();
     int stepCount = Integer.MAX_VALUE;

@@ -49,6 +49,8 @@ public final class Summary {
       sla.put("timeoutMs", rule.timeoutUs() / 1000);
       sla.put("maxErrors", rule.maxErrors());
       sla.put("perOperation", rule.perOperation());
+      sla.put("rule", rule.kind() == SlaRule.Kind.STUDY_CODE ? "study-code" : "stated");
+      sla.put("effectiveLimitUs", rule.effectiveLimitUs());
       rampJson.put("sla", sla);
       List<Map<String, Object>> steps = ramp.steps().stream().map(Summary::step).toList();
       rampJson.put("steps", steps);
@@ -150,7 +152,9 @@ public final class Summary {
         line(out, "RAMP", "Step " + step.step(), step.threads() + " threads"
             + (step.offeredOpsPerSec() == null ? "" : ", offered " + Formats.decimal(step.offeredOpsPerSec(), 1) + " ops/sec")
             + ", " + Formats.decimal(step.throughput(), 2) + " ops/sec, p98 " + step.p98Us() + " us, "
-            + Formats.decimal(step.withinLatencyPercent(), 2) + "% within " + ramp.rule().latencyUs() / 1000 + " ms, "
+            + Formats.decimal(step.withinLatencyPercent(), 2) + "% within " + ramp.rule().latencyUs() / 1000 + " ms"
+            + (ramp.rule().kind() == SlaRule.Kind.STUDY_CODE ? " (study-code rule: under "
+                + (ramp.rule().effectiveLimitUs() + 1) / 1_000_000 + " s)" : "") + ", "
             + step.errors() + " errors, " + step.timeouts() + " timeouts, " + step.verdict().label());
       }
     }

@@ -39,6 +39,8 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
   public static final String SLA_TIMEOUT_MS = "sla.timeout.ms";
   public static final String SLA_MAX_ERRORS = "sla.maxerrors";
   public static final String SLA_PER_OPERATION = "sla.peroperation";
+  /** {@code stated} (the default) or {@code study-code}: see {@link SlaRule.Kind}. */
+  public static final String SLA_RULE = "sla.rule";
   public static final String STATS_WARMUP = "stats.warmup";
   /** The warm-up when the user sets none and neither a step nor the run is short. */
   public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(5);
@@ -88,6 +90,7 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     long timeoutMs = in.longAtLeast(SLA_TIMEOUT_MS, 10_000, 1);
     long maxErrors = in.longAtLeast(SLA_MAX_ERRORS, 0, 0);
     boolean perOperation = in.bool(SLA_PER_OPERATION, false);
+    SlaRule.Kind kind = in.choice(SLA_RULE, SlaRule.Kind.STATED, SlaRule.Kind.class);
     boolean warmupSet = in.raw(STATS_WARMUP) != null;
     Duration warmup = in.seconds(STATS_WARMUP, DEFAULT_WARMUP, 0);
     if (!warmupSet) {
@@ -110,7 +113,7 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
           + " plateau.");
     }
     in.throwIfProblems();
-    SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation);
+    SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation, kind);
     return new RampSettings(mode, start, step, interval, maxThreads, rateStart, rateStep, rateMax, rateThreads, rule,
         warmup, note);
   }

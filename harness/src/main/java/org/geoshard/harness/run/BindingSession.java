@@ -1,11 +1,17 @@
 package org.geoshard.harness.run;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.api.ServerProcesses;
+import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.binding.Binding;
+import org.geoshard.harness.observe.IoTraceSession;
 import org.geoshard.harness.output.RunRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +64,24 @@ public final class BindingSession {
     }));
   }
 
+  /** True when the binding can name its server nodes for the sampler. */
+  public boolean observesServers() {
+    return ObservesServers.class.isAssignableFrom(binding.type());
+  }
+
+  /**
+   * The binding's probes, one per server node, from an instance of its own (cleaned up at once: the
+   * probes hold connections of their own); empty for a binding that does not observe its servers.
+   */
+  public List<ServerProbe> serverProbes() throws DBException {
+    if (!observesServers()) {
+      return List.of();
+    }
+    List<List<ServerProbe>> out = new java.util.ArrayList<>();
+    withInstance(db -> out.add(((ObservesServers) db).serverProbes()));
+    return out.get(0);
+  }
+
   /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */
   public void recordTopology(String when) {
     if (!DescribesTopology.class.isAssignableFrom(binding.type())) {
@@ -75,6 +99,22 @@ public final class BindingSession {
     entry.put("recorded", when);
     entry.putAll(topology);
     return entry;
+  }
+
+  /**
+   * The database's processes on this machine, for tracing: none when the binding cannot name them
+   * ({@link ServerProcesses}).
+   */
+  public IoTraceSession.Targets localServer() throws DBException {
+    if (!ServerProcesses.class.isAssignableFrom(binding.type())) {
+      return new IoTraceSession.Targets(List.of(), "localhost");
+    }
+    List<IoTraceSession.Targets> found = new ArrayList<>();
+    withInstance(db -> {
+      ServerProcesses sp = (ServerProcesses) db;
+      found.add(new IoTraceSession.Targets(sp.localServerPids(), sp.localNodeName()));
+    });
+    return found.get(0);
   }
 
   @FunctionalInterface

@@ -10,12 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.OperationMeter;
 import org.geoshard.harness.measure.Totals;
+import org.geoshard.harness.observe.ExplainSampler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -61,6 +63,8 @@ final class MeasuredDB extends DB implements HarnessDB {
    */
   private OperationMeter inFlightMeter;
   private Function<Status, Outcome> inFlightClassify;
+  /** Explains a few of this thread's operations (null when off or the binding cannot explain). */
+  private ExplainSampler explainer;
   /** Measured calls in progress on the owner thread (nested ones included). Owner thread only. */
   private int depth;
 
@@ -88,6 +92,11 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   DB binding() {
     return binding;
+  }
+
+  /** Explains some of this thread's successful operations with the binding's {@link ExplainsOperations}. */
+  void explainer(ExplainSampler sampler) {
+    this.explainer = binding instanceof ExplainsOperations ? sampler : null;
   }
 
   void intendedStart(long nanos) {
@@ -157,7 +166,15 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed(operation, e);
     }
     finish(meter, start, status);
+    offerExplain(operation, status);
     return status;
+  }
+
+  /** After a successful outermost query, outside its measured time: maybe explained. */
+  private void offerExplain(String operation, Status status) {
+    if (explainer != null && depth == 0 && status.isOk()) {
+      explainer.offer(operation, (ExplainsOperations) binding);
+    }
   }
 
   @Override
@@ -191,6 +208,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed("READ", e);
     }
     finish(read, start, status);
+    offerExplain("READ", status);
     return status;
   }
 
@@ -205,6 +223,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       status = failed("SCAN", e);
     }
     finish(scan, start, status);
+    offerExplain("SCAN", status);
     return status;
   }
 

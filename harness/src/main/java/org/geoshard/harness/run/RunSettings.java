@@ -7,6 +7,9 @@ import java.util.Objects;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.observe.ExplainSettings;
+import org.geoshard.harness.observe.IoTraceSettings;
+import org.geoshard.harness.observe.ObserveSettings;
 import org.geoshard.harness.ramp.RampMode;
 import org.geoshard.harness.ramp.RampSettings;
 
@@ -34,6 +37,13 @@ public final class RunSettings {
   public static final String RESULTS_LABEL = "results.label";
   /** Set by the harness as YCSB's Client does: true in the run phase, false in a load. */
   public static final String DO_TRANSACTIONS = "dotransactions";
+  /**
+   * Set by the harness before the client threads start (as {@code dotransactions}): the most client
+   * threads the phase runs at once (the main threads at their most, {@code ramp.maxthreads} in a thread
+   * ramp, plus every thread group), so that a binding can size what its threads share (a connection
+   * pool) without knowing how the harness counts them.
+   */
+  public static final String CLIENT_THREADS = "clientthreads";
 
   /** The seed when none is given: runs are reproducible by default. */
   public static final long DEFAULT_SEED = 1L;
@@ -59,6 +69,9 @@ public final class RunSettings {
   private final Path resultsDir;
   private final String label;
   private final RampSettings ramp;
+  private final IoTraceSettings ioTrace;
+  private final ExplainSettings explain;
+  private final ObserveSettings observe;
 
   private RunSettings(Builder b) {
     this.phase = Objects.requireNonNull(b.phase, "phase");
@@ -77,6 +90,9 @@ public final class RunSettings {
     this.resultsDir = b.resultsDir;
     this.label = Objects.requireNonNull(b.label, "label");
     this.ramp = Objects.requireNonNull(b.ramp, "ramp");
+    this.ioTrace = Objects.requireNonNull(b.ioTrace, "ioTrace");
+    this.explain = Objects.requireNonNull(b.explain, "explain");
+    this.observe = Objects.requireNonNull(b.observe, "observe");
   }
 
   public static Builder builder(Phase phase, String workloadClass) {
@@ -128,8 +144,15 @@ public final class RunSettings {
       in.problem("Properties insertstart (" + insertStart + ") + insertcount (" + b.insertCount
           + ") exceed recordcount (" + b.recordCount + ").");
     }
+    b.ioTrace = IoTraceSettings.read(in);
+    b.explain = ExplainSettings.read(in);
     try {
       b.ramp = RampSettings.fromProperties(properties, b.maxExecutionTime);
+    } catch (ConfigException e) {
+      e.problems().forEach(in::problem);
+    }
+    try {
+      b.observe = ObserveSettings.fromProperties(properties);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
     }
@@ -239,8 +262,23 @@ public final class RunSettings {
   }
 
   /** The max-throughput search, or mode NONE for a run with a fixed number of threads. */
+  /** {@code trace.io}: the stages whose block I/O is traced (none by default). */
+  public IoTraceSettings ioTrace() {
+    return ioTrace;
+  }
+
+  /** {@code observe.explain.*}: how many real requests per operation and window are explained. */
+  public ExplainSettings explain() {
+    return explain;
+  }
+
   public RampSettings ramp() {
     return ramp;
+  }
+
+  /** The server sampler's settings ({@code observe.*}). */
+  public ObserveSettings observe() {
+    return observe;
   }
 
   /** Threads at the start: {@code threadcount}, or the ramp's first step. */
@@ -285,10 +323,23 @@ public final class RunSettings {
     private Path resultsDir;
     private String label = "default";
     private RampSettings ramp = RampSettings.none();
+    private IoTraceSettings ioTrace = IoTraceSettings.off();
+    private ExplainSettings explain = ExplainSettings.off();
+    private ObserveSettings observe = ObserveSettings.builder().build();
 
     private Builder(Phase phase, String workloadClass) {
       this.phase = phase;
       this.workloadClass = workloadClass;
+    }
+
+    public Builder ioTrace(IoTraceSettings ioTrace) {
+      this.ioTrace = ioTrace;
+      return this;
+    }
+
+    public Builder explain(ExplainSettings explain) {
+      this.explain = explain;
+      return this;
     }
 
     public Builder threads(int threads) {
@@ -328,6 +379,11 @@ public final class RunSettings {
 
     public Builder label(String label) {
       this.label = label;
+      return this;
+    }
+
+    public Builder observe(ObserveSettings observe) {
+      this.observe = observe;
       return this;
     }
 

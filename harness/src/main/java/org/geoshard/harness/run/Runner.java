@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.Preparable;
@@ -25,6 +26,13 @@ import org.geoshard.harness.config.Secrets;
 import org.geoshard.harness.measure.IntervalSampler;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
+import org.geoshard.harness.observe.ExplainSampler;
+import org.geoshard.harness.observe.IoTraceSession;
+import org.geoshard.harness.observe.Stage;
+import org.geoshard.harness.observe.StageListener;
+import org.geoshard.harness.observe.StageListeners;
+import org.geoshard.harness.observe.ObserveSettings;
+import org.geoshard.harness.observe.ServerObserver;
 import org.geoshard.harness.output.HlogWriters;
 import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
@@ -86,6 +94,10 @@ public final class Runner {
   private volatile boolean stopRequested;
   private Workload workload;
   private Duration stopGrace = STOP_GRACE;
+  /** Observers started and stopped around the load, the preparation after it and the run. */
+  private final StageListeners stageListeners = new StageListeners();
+  /** Explains a few real requests per operation and step; null when off. */
+  private ExplainSampler explainer;
 
   public Runner(RunSettings settings, Properties properties, Binding binding, Path defaultRoot) {
     this.settings = settings;
@@ -104,6 +116,7 @@ public final class Runner {
     try {
       return executeOnce();
     } finally {
+      stageListeners.endOpen();
       finished.countDown();
     }
   }
@@ -140,6 +153,32 @@ public final class Runner {
       LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
     BindingSession session = new BindingSession(binding, properties, record);
+    if (!settings.ioTrace().stages().isEmpty()) {
+      stageListeners.add(new IoTraceSession(settings.ioTrace(), folder.path(), record, session::localServer));
+    }
+    List<PhaseWatcher> watchers = watchers(folder, session, record);
+    try {
+      return measure(folder, record, session, watchers, planned);
+    } finally {
+      watchers.forEach(PhaseWatcher::close);  // idempotent: after a failure, what was gathered is kept
+    }
+  }
+
+  /**
+   * What runs beside the phase: the server sampler when there is a node to sample. A watcher of
+   * another kind (e.g. a disk tracer) is added here.
+   */
+  private List<PhaseWatcher> watchers(RunFolder folder, BindingSession session, RunRecord record) {
+    List<PhaseWatcher> out = new ArrayList<>();
+    ObserveSettings observe = settings.observe();
+    if (observe.enabled() && (session.observesServers() || !observe.nodeExporters().isEmpty())) {
+      out.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
+    }
+    return out;
+  }
+
+  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, List<PhaseWatcher> watchers,
+      long planned) throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
         session.prepare(Preparable.Stage.BEFORE_LOAD);
@@ -162,10 +201,12 @@ public final class Runner {
     int groupThreads = groups.stream().mapToInt(ThreadGroup::threads).sum();
     workloadThreadCount = (rampSettings.mode() == RampMode.THREADS ? rampSettings.maxThreads() : settings.initialThreads())
         + groupThreads;
+    properties.setProperty(RunSettings.CLIENT_THREADS, Integer.toString(workloadThreadCount));
     if (!groups.isEmpty()) {
       record.put("threadGroups", groups.stream().map(g -> Map.of("name", g.name(), "threads", g.threads(),
           "rates", g.rates(), "stepSeconds", g.stepInterval().toSeconds())).toList());
     }
+    explainer = explainSampler(rampSettings);
     ready = new CountDownLatch(settings.initialThreads() + groupThreads);
     mainThreads.addAll(startWorkers(settings.initialThreads(), planned, pacer, settings.measurementInterval()));
     for (ThreadGroup group : groups) {
@@ -185,6 +226,9 @@ public final class Runner {
       throw new StartFailedException("The run could not start: " + describe(cause), cause);
     }
 
+    // Before the clock starts: an observer's start-up (a tracer attaching) is not counted as run time.
+    Stage phaseStage = settings.phase() == Phase.LOAD ? Stage.LOAD : Stage.RUN;
+    stageListeners.started(phaseStage);
     IntervalSampler sampler = new IntervalSampler(meters, 1, TimeUnit.SECONDS, running::get);
     Totals totals = new Totals();
     Timeline timeline = new Timeline();
@@ -198,6 +242,8 @@ public final class Runner {
     }
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
+    PhaseWatcher.Part part = settings.phase() == Phase.LOAD ? PhaseWatcher.Part.LOAD : PhaseWatcher.Part.RUN;
+    watchers.forEach(w -> w.partStarted(part, startMs));
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     // A measured phase only: unmeasured operations report neither successes nor failures.
     if (settings.measured() && !settings.giveUp().isZero()) {
@@ -210,6 +256,9 @@ public final class Runner {
     }
     record.time("startTime", Instant.ofEpochMilli(startMs));
     long startNanos = System.nanoTime();
+    if (explainer != null) {
+      explainer.start();
+    }
     startGate.countDown();
 
     if (steps == null) {
@@ -221,16 +270,23 @@ public final class Runner {
     workload.requestStop();
     boolean allEnded = joinWorkers(stopGrace);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    stageListeners.ended(phaseStage);
     sampler.stop();
+    watchers.forEach(w -> w.partEnded(part));
     cleanupWorkload();
     boolean preparationFailed = false;
     if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
+      stageListeners.started(Stage.AFTER_LOAD);
+      watchers.forEach(w -> w.partStarted(PhaseWatcher.Part.AFTER_LOAD, startMs));
       try {
         session.prepare(Preparable.Stage.AFTER_LOAD);
       } catch (DBException | RuntimeException e) {
         preparationFailed = true;
         LOG.error("Preparing the database after the load failed: {}", describe(e), e);
+      } finally {
+        stageListeners.ended(Stage.AFTER_LOAD);
       }
+      watchers.forEach(w -> w.partEnded(PhaseWatcher.Part.AFTER_LOAD));
     }
     session.recordTopology("after " + settings.phase().commandName());
 
@@ -251,15 +307,40 @@ public final class Runner {
         rampResult, plateau, preparationFailed,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
+    if (explainer != null) {
+      record.put("queryTargeting", explainer.toRecord());
+    }
     long[] samplerCost = sampler.cost();
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
         "maxMicros", samplerCost[2] / 1000));
+    watchers.forEach(PhaseWatcher::close);  // their records go into the final run.json
     record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
         .put("runtimeMs", runtimeMs);
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     return result;
+  }
+
+  /** The explain sampler of a run whose binding explains requests, windows as long as the steps; else null. */
+  private ExplainSampler explainSampler(RampSettings rampSettings) {
+    if (settings.phase() != Phase.RUN || !settings.explain().enabled() || !settings.measured()
+        || !ExplainsOperations.class.isAssignableFrom(binding.type())) {
+      return null;
+    }
+    Duration window = rampSettings.mode() != RampMode.NONE ? rampSettings.interval()
+        : groups.stream().filter(ThreadGroup::sweeps).map(ThreadGroup::stepInterval).findFirst()
+            .orElse(settings.explain().window());
+    return new ExplainSampler(settings.explain().samples(), window.toNanos(), System::nanoTime);
+  }
+
+  /**
+   * Adds an observer told when the load, the preparation after it and the run start and end (before
+   * {@link #execute()}); the {@code trace.io} tracer is one.
+   */
+  public Runner addStageListener(StageListener listener) {
+    stageListeners.add(listener);
+    return this;
   }
 
   /** A shorter grace than {@link #STOP_GRACE} (tests of what outlives it). */
@@ -335,6 +416,9 @@ public final class Runner {
       long share = planned / count + (i < planned % count ? 1 : 0);
       MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(), interval,
           thrown);
+      if (explainer != null) {
+        db.explainer(explainer);
+      }
       Worker worker = new Worker(id, workloadThreadCount, db, workload, load, share, workerPacer, this);
       Thread thread = new Thread(() -> {
         running.incrementAndGet();

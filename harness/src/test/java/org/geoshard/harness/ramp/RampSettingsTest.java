@@ -71,4 +71,14 @@ class RampSettingsTest {
         .hasMessage("Property 'stats.warmup' (10 s) must be shorter than 'maxexecutiontime' (10 s): it is cut from the"
             + " start of the run, and nothing would be left of the plateau.");
   }
+
+  @Test
+  void theRuleAsTheStudysCodeRanIsANamedOption() throws ConfigException {
+    assertThat(RampSettings.fromProperties(props()).rule().kind()).isEqualTo(SlaRule.Kind.STATED);
+    assertThat(RampSettings.fromProperties(props("sla.rule", "study-code")).rule().kind())
+        .isEqualTo(SlaRule.Kind.STUDY_CODE);
+    assertThat(RampSettings.fromProperties(props("sla.rule", "stated")).rule().kind()).isEqualTo(SlaRule.Kind.STATED);
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("sla.rule", "paper")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("sla.rule");
+  }
 }

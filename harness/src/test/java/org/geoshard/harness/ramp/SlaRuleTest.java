@@ -51,4 +51,20 @@ class SlaRuleTest {
     SlaRule strict = new SlaRule(98, 100_000, 10_000_000, 0, true);
     assertThat(strict.verdict(overall, Map.of("READ", fast, "SCAN", slow), 0)).isEqualTo(Verdict.SLA);
   }
+
+  @Test
+  void theStudyCodeRuleComparesWholeSeconds() {
+    SlaRule asRun = new SlaRule(98, 100_000, 10_000_000, 0, false, SlaRule.Kind.STUDY_CODE);
+    // 900 ms has 0 whole seconds: the study's client counted it as within "0.1 s".
+    assertThat(asRun.effectiveLimitUs()).isEqualTo(999_999);
+    assertThat(asRun.verdict(latencies(900, 5_000, 100, 900_000), Map.of(), 0)).isEqualTo(Verdict.PASS);
+    assertThat(asRun.shareWithinLatency(latencies(900, 5_000, 100, 900_000))).isEqualTo(100.0);
+    // From one whole second on it is slow: 3% of the requests at 1.2 s fail the 98% rule.
+    assertThat(asRun.verdict(latencies(970, 5_000, 30, 1_200_000), Map.of(), 0)).isEqualTo(Verdict.SLA);
+    assertThat(asRun.shareWithinLatency(latencies(970, 5_000, 30, 1_200_000))).isEqualTo(97.0);
+    // A limit of 1.5 s: slow from 2 s (timedelta.seconds > 1.5 holds from 2).
+    assertThat(new SlaRule(98, 1_500_000, 10_000_000, 0, false, SlaRule.Kind.STUDY_CODE).effectiveLimitUs())
+        .isEqualTo(1_999_999);
+    assertThat(STUDY.effectiveLimitUs()).isEqualTo(100_000);
+  }
 }
