@@ -14,7 +14,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.output.RunRecord;
-import org.geoshard.harness.run.PhaseWatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * the run. On close, {@code run.json} gets {@code observe}: the settings, every node with its requests
  * and failures, the parts' times, and what the sampler cost (its thread's CPU time).
  */
-public final class ServerObserver implements PhaseWatcher {
+public final class ServerObserver implements StageListener {
   private static final Logger LOG = LoggerFactory.getLogger(ServerObserver.class);
   /** A node that answers slower than this is counted as failing for that round. */
   static final Duration MAX_PROBE_TIMEOUT = Duration.ofSeconds(5);
@@ -45,13 +44,14 @@ public final class ServerObserver implements PhaseWatcher {
   private final RunRecord record;
   private final LongSupplier epochMs;
   private final List<NodeState> nodes = new ArrayList<>();
-  private final List<Map<String, Object>> parts = new ArrayList<>();
+  private final List<PartTimes> parts = new ArrayList<>();
   private ServersCsv csv;
   private Thread thread;
   private volatile boolean running;
   private volatile long originEpochMs;
   private boolean bindingProbesOpen;
   private boolean exportersOpen;
+  private boolean opened;
   private boolean bindingProbesFailed;
   private long rounds;
   private long roundNanosTotal;
@@ -71,38 +71,83 @@ public final class ServerObserver implements PhaseWatcher {
     this.epochMs = epochMs;
   }
 
+  /**
+   * Finds the nodes and reads each once, unrecorded, before the phase: connections, drivers and
+   * classes are ready when the measurement starts (a busy load would otherwise delay the first
+   * readings by seconds). What fails here is tried again, and logged, by the sampler thread.
+   */
   @Override
-  public synchronized void partStarted(Part part, long originEpochMs) {
-    if (closed) {
+  public synchronized void open() {
+    if (opened || closed) {
       return;
     }
-    double at = (epochMs.getAsLong() - originEpochMs) / 1000.0;  // before anything slow
-    if (thread == null) {
-      if (!begin(originEpochMs)) {
+    opened = true;
+    openBindingProbes(false);
+    for (NodeState node : nodes) {
+      try {
+        node.probe.sample();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
         return;
+      } catch (Exception e) {
+        LOG.debug("Warm-up reading of {} failed", node.probe.node(), e);
       }
-      running = true;
-      thread = new Thread(this::loop, "server-sampler");
-      thread.setDaemon(true);
-      thread.start();
     }
-    Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("part", part.label());
-    entry.put("startS", at);
-    parts.add(entry);
+  }
+
+  /** Second 0 is set: the sampler thread starts. */
+  @Override
+  public synchronized void clockStarted(long originEpochMs) {
+    if (closed || thread != null || !begin(originEpochMs)) {
+      return;
+    }
+    running = true;
+    thread = new Thread(this::loop, "server-sampler");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   @Override
-  public synchronized void partEnded(Part part) {
+  public synchronized void started(Stage stage) {
+    if (!closed) {
+      parts.add(new PartTimes(stage.label(), epochMs.getAsLong()));
+    }
+  }
+
+  @Override
+  public synchronized void ended(Stage stage) {
     for (int i = parts.size() - 1; i >= 0; i--) {
-      if (part.label().equals(parts.get(i).get("part")) && !parts.get(i).containsKey("endS")) {
-        parts.get(i).put("endS", seconds(epochMs.getAsLong()));
+      PartTimes part = parts.get(i);
+      if (part.label.equals(stage.label()) && part.endEpochMs < 0) {
+        part.endEpochMs = epochMs.getAsLong();
         return;
       }
     }
   }
 
-  /** Sets second 0, opens servers.csv and the node exporters' probes; false (logged) when the file cannot be written. */
+  /** When a stage started and ended (epoch ms), turned into seconds of the phase for run.json. */
+  private static final class PartTimes {
+    final String label;
+    final long startEpochMs;
+    long endEpochMs = -1;
+
+    PartTimes(String label, long startEpochMs) {
+      this.label = label;
+      this.startEpochMs = startEpochMs;
+    }
+  }
+
+  private Map<String, Object> partRecord(PartTimes part) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("part", part.label);
+    entry.put("startS", seconds(part.startEpochMs));
+    if (part.endEpochMs >= 0) {
+      entry.put("endS", seconds(part.endEpochMs));
+    }
+    return entry;
+  }
+
+  /** Sets second 0 and opens servers.csv; false (logged) when the file cannot be written. */
   boolean begin(long originEpochMs) {
     this.originEpochMs = originEpochMs;
     try {
@@ -145,7 +190,7 @@ public final class ServerObserver implements PhaseWatcher {
       return;
     }
     long started = System.nanoTime();
-    openBindingProbes();
+    openBindingProbes(true);
     for (NodeState node : nodes) {
       node.requests++;
       long asked = System.nanoTime();
@@ -184,7 +229,8 @@ public final class ServerObserver implements PhaseWatcher {
     roundNanosMax = Math.max(roundNanosMax, took);
   }
 
-  private void openBindingProbes() {
+  /** Opens the probes not yet open; {@code log}: say so when the binding's nodes cannot be found. */
+  private void openBindingProbes(boolean log) {
     if (bindingProbesOpen) {
       return;
     }
@@ -207,7 +253,9 @@ public final class ServerObserver implements PhaseWatcher {
         LOG.info("Sampling the database's nodes again.");
       }
     } catch (Exception e) {
-      if (!bindingProbesFailed) {
+      if (!log) {
+        LOG.debug("The database's nodes are not known yet", e);
+      } else if (!bindingProbesFailed) {
         bindingProbesFailed = true;
         LOG.warn("Cannot find the database's nodes to sample: {}; trying again every {} s, the run goes on.",
             describe(e), settings.interval().toMillis() / 1000.0);
@@ -277,7 +325,7 @@ public final class ServerObserver implements PhaseWatcher {
       list.add(entry);
     }
     out.put("nodes", list);
-    out.put("parts", List.copyOf(parts));
+    out.put("parts", parts.stream().map(this::partRecord).toList());
     out.put("rounds", rounds);
     out.put("meanRoundMicros", rounds == 0 ? 0 : roundNanosTotal / rounds / 1000);
     out.put("maxRoundMicros", roundNanosMax / 1000);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,27 +21,24 @@ public final class StageListeners {
     listeners.add(listener);
   }
 
+  /** Before anything is measured. */
+  public synchronized void open() {
+    tell("the opening", StageListener::open);
+  }
+
+  /** Second 0 of the phase's time series is set. */
+  public synchronized void clockStarted(long originEpochMs) {
+    tell("the start of the clock", l -> l.clockStarted(originEpochMs));
+  }
+
   public synchronized void started(Stage stage) {
     open.add(stage);
-    for (StageListener l : listeners) {
-      try {
-        l.started(stage);
-      } catch (RuntimeException e) {
-        LOG.warn("An observer failed at the start of {}: {}", stage.label(), e.toString());
-      }
-    }
+    tell("the start of " + stage.label(), l -> l.started(stage));
   }
 
   public synchronized void ended(Stage stage) {
-    if (!open.remove(stage)) {
-      return;
-    }
-    for (StageListener l : listeners) {
-      try {
-        l.ended(stage);
-      } catch (RuntimeException e) {
-        LOG.warn("An observer failed at the end of {}: {}", stage.label(), e.toString());
-      }
+    if (open.remove(stage)) {
+      tell("the end of " + stage.label(), l -> l.ended(stage));
     }
   }
 
@@ -48,6 +46,21 @@ public final class StageListeners {
   public synchronized void endOpen() {
     for (Stage s : List.copyOf(open)) {
       ended(s);
+    }
+  }
+
+  /** The phase is over; safe to call again. */
+  public synchronized void close() {
+    tell("the close", StageListener::close);
+  }
+
+  private void tell(String when, Consumer<StageListener> event) {
+    for (StageListener l : listeners) {
+      try {
+        event.accept(l);
+      } catch (RuntimeException e) {
+        LOG.warn("An observer failed at {}: {}", when, e.toString());
+      }
     }
   }
 }

@@ -156,29 +156,20 @@ public final class Runner {
     if (!settings.ioTrace().stages().isEmpty()) {
       stageListeners.add(new IoTraceSession(settings.ioTrace(), folder.path(), record, session::localServer));
     }
-    List<PhaseWatcher> watchers = watchers(folder, session, record);
-    try {
-      return measure(folder, record, session, watchers, planned);
-    } finally {
-      watchers.forEach(PhaseWatcher::close);  // idempotent: after a failure, what was gathered is kept
-    }
-  }
-
-  /**
-   * What runs beside the phase: the server sampler when there is a node to sample. A watcher of
-   * another kind (e.g. a disk tracer) is added here.
-   */
-  private List<PhaseWatcher> watchers(RunFolder folder, BindingSession session, RunRecord record) {
-    List<PhaseWatcher> out = new ArrayList<>();
     ObserveSettings observe = settings.observe();
     if (observe.enabled() && (session.observesServers() || !observe.nodeExporters().isEmpty())) {
-      out.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
+      stageListeners.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
     }
-    return out;
+    try {
+      stageListeners.open();
+      return measure(folder, record, session, planned);
+    } finally {
+      stageListeners.endOpen();
+      stageListeners.close();  // idempotent: after a failure, what was gathered is kept
+    }
   }
 
-  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, List<PhaseWatcher> watchers,
-      long planned) throws ConfigException, StartFailedException, IOException {
+  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, long planned) throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
         session.prepare(Preparable.Stage.BEFORE_LOAD);
@@ -242,8 +233,7 @@ public final class Runner {
     }
     sampler.addListener(new TimeseriesWriter(folder.path()));
     long startMs = sampler.start();
-    PhaseWatcher.Part part = settings.phase() == Phase.LOAD ? PhaseWatcher.Part.LOAD : PhaseWatcher.Part.RUN;
-    watchers.forEach(w -> w.partStarted(part, startMs));
+    stageListeners.clockStarted(startMs);
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     // A measured phase only: unmeasured operations report neither successes nor failures.
     if (settings.measured() && !settings.giveUp().isZero()) {
@@ -272,12 +262,10 @@ public final class Runner {
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     stageListeners.ended(phaseStage);
     sampler.stop();
-    watchers.forEach(w -> w.partEnded(part));
     cleanupWorkload();
     boolean preparationFailed = false;
     if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
       stageListeners.started(Stage.AFTER_LOAD);
-      watchers.forEach(w -> w.partStarted(PhaseWatcher.Part.AFTER_LOAD, startMs));
       try {
         session.prepare(Preparable.Stage.AFTER_LOAD);
       } catch (DBException | RuntimeException e) {
@@ -286,7 +274,6 @@ public final class Runner {
       } finally {
         stageListeners.ended(Stage.AFTER_LOAD);
       }
-      watchers.forEach(w -> w.partEnded(PhaseWatcher.Part.AFTER_LOAD));
     }
     session.recordTopology("after " + settings.phase().commandName());
 
@@ -313,7 +300,7 @@ public final class Runner {
     long[] samplerCost = sampler.cost();
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
         "maxMicros", samplerCost[2] / 1000));
-    watchers.forEach(PhaseWatcher::close);  // their records go into the final run.json
+    stageListeners.close();  // their records go into the final run.json
     record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))

@@ -73,8 +73,8 @@ class NodeExporterRunTest {
   void aLoadScrapesTheNodeExporterIntoServersCsvWithIncreasingTimes() throws Exception {
     Properties p = new Properties();
     p.setProperty("workload", CoreWorkload.class.getName());
-    p.setProperty("recordcount", "300");
-    p.setProperty("target", "300");  // about a second: several readings at 0.2 s
+    p.setProperty("recordcount", "600");
+    p.setProperty("target", "300");  // about two seconds; the start and the end are read whatever the machine's load
     p.setProperty("status.interval", "0");
     p.setProperty("observe.interval", "0.2");
     p.setProperty("observe.nodeexporter", endpoint);
@@ -88,7 +88,7 @@ class NodeExporterRunTest {
         "node_memory_MemAvailable_bytes", "node_load1").anyMatch(m -> m.startsWith("node_network_receive_bytes_total."));
     List<Double> times = rows.stream().filter(r -> r[3].equals("node_cpu_seconds_total.idle"))
         .map(r -> Double.parseDouble(r[0])).toList();
-    assertThat(times).hasSizeGreaterThanOrEqualTo(3).isSorted().doesNotHaveDuplicates();
+    assertThat(times).hasSizeGreaterThanOrEqualTo(2).isSorted().doesNotHaveDuplicates();
     List<Double> idle = rows.stream().filter(r -> r[3].equals("node_cpu_seconds_total.idle"))
         .map(r -> Double.parseDouble(r[4])).toList();
     assertThat(idle).as("a counter never goes back").isSorted();

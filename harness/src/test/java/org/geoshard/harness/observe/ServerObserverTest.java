@@ -16,7 +16,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.output.RunRecord;
-import org.geoshard.harness.run.PhaseWatcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -172,10 +171,11 @@ class ServerObserverTest {
     ServerObserver observer = new ServerObserver(ObserveSettings.builder().interval(Duration.ofMillis(100)).build(), dir,
         () -> List.of(db), record);
     long origin = System.currentTimeMillis();
-    observer.partStarted(PhaseWatcher.Part.LOAD, origin);
-    observer.partEnded(PhaseWatcher.Part.LOAD);
-    observer.partStarted(PhaseWatcher.Part.AFTER_LOAD, origin);
-    observer.partEnded(PhaseWatcher.Part.AFTER_LOAD);
+    observer.started(Stage.LOAD);
+    observer.clockStarted(origin);
+    observer.ended(Stage.LOAD);
+    observer.started(Stage.AFTER_LOAD);
+    observer.ended(Stage.AFTER_LOAD);
     observer.close();
     observer.close();  // idempotent
     assertThat(db.readings).isGreaterThanOrEqualTo(2);
