@@ -489,9 +489,7 @@ public final class PostgisDB extends DB
     }
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("index", Schema.locationIndex(table));
-    // Summed over the partition tree: a partitioned index has no storage of its own.
-    details.put("indexBytes", scalar("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('"
-        + Schema.locationIndex(table) + "')"));
+    details.put("indexBytes", scalar(treeSize("pg_relation_size", Schema.locationIndex(table))));
     details.put("rows", count(table));
     return details;
   }
@@ -517,7 +515,7 @@ public final class PostgisDB extends DB
       if (scalar("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'") > 0) {
         topology.put("table", table);
         topology.put("rows", count(table));
-        topology.put("tableBytes", scalar("SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('" + table + "')"));
+        topology.put("tableBytes", scalar(treeSize("pg_total_relation_size", table)));
         topology.put("locationIndex",
             scalar("SELECT count(*) FROM pg_class WHERE relname = '" + Schema.locationIndex(table) + "'") > 0);
       }
@@ -535,6 +533,16 @@ public final class PostgisDB extends DB
 
   private long count(String table) throws SQLException {
     return scalar("SELECT count(*) FROM " + table);
+  }
+
+  /**
+   * The query of a relation's size summed over its partition tree (a partitioned table or index has
+   * no storage of its own). pg_partition_tree returns no row at all for a plain table or index, so
+   * the relation itself is added (UNION drops it again when the tree already holds it).
+   */
+  static String treeSize(String sizeFunction, String relation) {
+    return "SELECT coalesce(sum(" + sizeFunction + "(relid)), 0) FROM (SELECT relid FROM pg_partition_tree('"
+        + relation + "') UNION SELECT '" + relation + "'::regclass) r";
   }
 
   private long scalar(String sql) throws SQLException {

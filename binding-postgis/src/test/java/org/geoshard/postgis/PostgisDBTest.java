@@ -35,6 +35,17 @@ class PostgisDBTest {
     }
   }
 
+  /** Steps that run each step's work and keep its details by the step's name. */
+  private static org.geoshard.harness.api.Preparable.Steps recording(Map<String, Map<String, Object>> details) {
+    return (name, work) -> {
+      try {
+        details.put(name, work.run());
+      } catch (Exception e) {
+        throw new DBException(e);
+      }
+    };
+  }
+
   private RunResult run(Phase phase, Properties p, String folder) throws Exception {
     p.setProperty("results.dir", dir.resolve(folder).toString());
     return new Runner(RunSettings.fromProperties(phase, p, "pg"), p, new Binding("postgis-geo", PostgisDB.class), dir)
@@ -130,16 +141,32 @@ class PostgisDBTest {
     db.setProperties(p);
     db.init();
     try {
-      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
-        try {
-          work.run();
-        } catch (Exception e) {
-          throw new DBException(e);
-        }
-      });
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, recording(new java.util.HashMap<>()));
       Map<String, Object> topology = db.topology();
       assertThat(topology).containsEntry("kind", "postgresql").containsEntry("table", "t_topo").containsEntry("rows", 0L);
       assertThat((String) topology.get("postgis")).startsWith("3.");
+    } finally {
+      db.cleanup();
+    }
+  }
+
+  @Test
+  void indexAndTableBytesCountAPlainUnpartitionedTable() throws Exception {
+    Properties p = LocalPostgis.properties("t_bytes");
+    PostgisDB db = new PostgisDB();
+    db.setProperties(p);
+    db.init();
+    try {
+      Map<String, Map<String, Object>> details = new java.util.HashMap<>();
+      org.geoshard.harness.api.Preparable.Steps steps = recording(details);
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, steps);
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.AFTER_LOAD, steps);
+      // pg_partition_tree returns no row for a plain index: the size used to be summed over nothing (0).
+      long indexBytes = count("SELECT pg_relation_size('" + Schema.locationIndex("t_bytes") + "')");
+      assertThat(indexBytes).isPositive();
+      assertThat(details.get("create GiST index")).containsEntry("indexBytes", indexBytes);
+      assertThat(db.topology()).containsEntry("tableBytes", count("SELECT pg_total_relation_size('t_bytes')"));
+      assertThat((Long) db.topology().get("tableBytes")).isPositive();
     } finally {
       db.cleanup();
     }

@@ -142,7 +142,9 @@ class PostgisIoTraceTest {
     long tracedReads = trace.path("readBytes").asLong();
     LoggerFactory.getLogger(PostgisIoTraceTest.class).info("Index build: traced reads {} bytes, PostgreSQL read {}"
         + " bytes from the system; trace {}", tracedReads, statioBytes, trace);
-    assertThat(statioBytes).as("bytes PostgreSQL read from the system during the build").isPositive();
+    // No positive floor on statioBytes: a table that still sits in shared_buffers after its load makes the
+    // build read (almost) nothing from the system, which is a true answer, not a failure of the trace.
+    assertThat(statioBytes).as("bytes PostgreSQL read from the system during the build").isNotNegative();
     assertThat(tracedReads).as("traced read bytes against pg_stat_database's %d", statioBytes).isBetween(statioBytes / 2, statioBytes * 4 + (256L << 20));
     assertThat(trace.path("sequentialShare").asDouble()).isBetween(0.0, 1.0);
     assertThat(trace.path("latencyUs").path("p50").asLong()).isPositive();

@@ -19,15 +19,12 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.geoshard.geo.GeoSettings;
-import org.geoshard.geo.GeoWorkload;
-import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.geo.cli.DatasetInput;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.query.QueryGenerator;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
-import org.geoshard.harness.cli.PropertySources;
-import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.Formats;
 import org.geoshard.postgis.PostgisSettings;
 import org.geoshard.postgis.Connections;
@@ -94,28 +91,23 @@ public final class PostgisBenchCommand implements GeoshardCommand {
   @Override
   public Integer call() throws Exception {
     Path home = home();
-    Properties properties;
-    PostgisSettings postgis;
-    RestaurantDataset dataset;
-    GeoSettings geo;
-    try {
-      if (threads < 1 || seconds < 1 || warmup < 0 || rounds < 1) {
-        throw new ConfigException("bench postgis: -threads, -seconds and -rounds must be at least 1, -warmup at least 0.");
-      }
-      List<Path> sources = files.isEmpty() && home != null ? List.of(home.resolve("binding-postgis/bench/near.properties")) : files;
-      properties = PropertySources.resolveChecked(sources, overrides);
-      properties.putIfAbsent(PostgisSettings.TABLE, DEFAULT_TABLE);
-      properties.setProperty("threadcount", Integer.toString(threads));
-      postgis = PostgisSettings.fromProperties(properties);
-      geo = GeoSettings.fromProperties(properties);
-      dataset = GeoWorkload.datasetOf(geo);
-    } catch (ConfigException e) {
-      e.problems().forEach(LOG::error);
-      return ExitCodes.USAGE;
-    } catch (CityFileException e) {
-      LOG.error(e.getMessage());
+    if (threads < 1 || seconds < 1 || warmup < 0 || rounds < 1) {
+      LOG.error("bench postgis: -threads, -seconds and -rounds must be at least 1, -warmup at least 0.");
       return ExitCodes.USAGE;
     }
+    List<Path> sources = files.isEmpty() && home != null ? List.of(home.resolve("binding-postgis/bench/near.properties")) : files;
+    DatasetInput input = DatasetInput.readOrLog(sources, overrides, p -> {
+      p.putIfAbsent(PostgisSettings.TABLE, DEFAULT_TABLE);
+      p.setProperty("threadcount", Integer.toString(threads));
+      return null;
+    }, LOG);
+    PostgisSettings postgis = input == null ? null : input.extraOrLog(PostgisSettings::fromProperties, LOG);
+    if (postgis == null) {
+      return ExitCodes.USAGE;
+    }
+    Properties properties = input.properties();
+    RestaurantDataset dataset = input.dataset();
+    GeoSettings geo = input.settings();
     if (home == null) {
       LOG.error("bench postgis starts bin/ycsb and needs to know where geoshard is: run it through bin/ycsb.");
       return ExitCodes.USAGE;

@@ -9,20 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.geoshard.geo.GeoSettings;
-import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellRanges;
 import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.geo.cells.QueryTargeting;
-import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.query.QueryGenerator;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
-import org.geoshard.harness.cli.PropertySources;
-import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.RunFolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,22 +61,14 @@ public final class GeoCellsCommand implements GeoshardCommand {
 
   @Override
   public Integer call() throws IOException {
-    Properties properties;
-    GeoSettings settings;
-    CellSettings cells;
-    RestaurantDataset dataset;
-    try {
-      properties = PropertySources.resolveChecked(files, overrides);
-      settings = GeoSettings.fromProperties(properties);
-      cells = CellSettings.fromProperties(properties);
-      dataset = GeoWorkload.datasetOf(settings);
-    } catch (ConfigException e) {
-      e.problems().forEach(LOG::error);
-      return ExitCodes.USAGE;
-    } catch (CityFileException e) {
-      LOG.error(e.getMessage());
+    DatasetInput input = DatasetInput.readOrLog(files, overrides, LOG);
+    CellSettings cells = input == null ? null : input.extraOrLog(CellSettings::fromProperties, LOG);
+    if (cells == null) {
       return ExitCodes.USAGE;
     }
+    RestaurantDataset dataset = input.dataset();
+    GeoSettings settings = input.settings();
+    Properties properties = input.properties();
     Map<String, Object> result;
     try {
       result = stats(dataset, settings, cells, properties);

@@ -9,10 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.geoshard.geo.GeoSettings;
-import org.geoshard.geo.GeoWorkload;
-import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.DatasetExport;
 import org.geoshard.geo.dataset.DatasetExport.Compression;
@@ -20,8 +17,6 @@ import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.dataset.RestaurantJson;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
-import org.geoshard.harness.cli.PropertySources;
-import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 import org.geoshard.harness.output.Formats;
 import org.geoshard.harness.output.RunFolder;
@@ -104,19 +99,12 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       return ExitCodes.USAGE;
     }
     int chosenLevel = level != null ? level : compression.defaultLevel();
-    RestaurantDataset dataset;
-    GeoSettings settings;
-    try {
-      Properties properties = PropertySources.resolveChecked(files, overrides);
-      settings = GeoSettings.fromProperties(properties);
-      dataset = GeoWorkload.datasetOf(settings);
-    } catch (ConfigException e) {
-      e.problems().forEach(LOG::error);
-      return ExitCodes.USAGE;
-    } catch (CityFileException e) {
-      LOG.error(e.getMessage());
+    DatasetInput input = DatasetInput.readOrLog(files, overrides, LOG);
+    if (input == null) {
       return ExitCodes.USAGE;
     }
+    RestaurantDataset dataset = input.dataset();
+    GeoSettings settings = input.settings();
     if (action.stats) {
       out.println(RunFolder.json().writeValueAsString(stats(dataset, settings)));
       return ExitCodes.OK;

@@ -129,4 +129,31 @@ class CityReaderTest {
     assertThat(CityReader.splitCsv("1;\"a;b\";\"say \"\"hi\"\"\";")).containsExactly("1", "a;b", "say \"hi\"", "");
     assertThatThrownBy(() -> CityReader.splitCsv("1;\"open")).hasMessage("a quoted field is not closed");
   }
+
+  @Test
+  void plainDecimalsReadExactlyAsParseDoubleDoes() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(19);
+    for (int i = 0; i < 200_000; i++) {
+      String text = String.format(Locale.ROOT, "%." + random.nextInt(0, 9) + "f", random.nextDouble(-180, 180));
+      assertThat(Double.doubleToRawLongBits(CityReader.plainDecimal(text)))
+          .as(text).isEqualTo(Double.doubleToRawLongBits(Double.parseDouble(text)));
+    }
+    assertThat(CityReader.plainDecimal("-0.0")).isEqualTo(-0.0).isEqualTo(Double.parseDouble("-0.0"));
+    assertThat(Double.doubleToRawLongBits(CityReader.plainDecimal("-0.0"))).isEqualTo(Double.doubleToRawLongBits(-0.0));
+    assertThat(CityReader.plainDecimal(".5")).isEqualTo(0.5);
+    // Anything else is left to Double.parseDouble: NaN says so.
+    for (String other : List.of("", "-", "12.", "1e5", " 12.5", "12.5 ", "1.2.3", "0.1234567890123456", "+1.5", "NaN")) {
+      assertThat(CityReader.plainDecimal(other)).as(other).isNaN();
+    }
+  }
+
+  @Test
+  void bundledLinesWithTooFewOrTooManyColumnsAreRefused() {
+    assertThatThrownBy(() -> CityReader.parseBundled("1\tA\tPL\t50.0\t19.0"))
+        .hasMessage("expected 6 tab-separated columns, found 5");
+    assertThatThrownBy(() -> CityReader.parseBundled("1\tA\tPL\t50.0\t19.0\t10\tx"))
+        .hasMessage("expected 6 tab-separated columns, found 7");
+    assertThat(CityReader.parseBundled("7\t Kraków \tpl\t50.06143\t-19.93658\t"))
+        .isEqualTo(new City(7, "Kraków", "PL", 50.06143, -19.93658, 0));
+  }
 }
