@@ -2,6 +2,8 @@
 """Checks what study.yml ran (recorded by tests/fake-ansible-playbook).
 
 usage: check_study.py RECORD PLATFORM INVENTORY SCENARIO...
+CHECK_STUDY_TRACE_IO=PHASES: study.yml ran with geoshard_study_trace_io=PHASES, which every bench.yml
+step (and no other step) must get as ycsb_bench_trace_io.
 """
 import os
 import sys
@@ -13,8 +15,12 @@ steps = (["provision-ec2.yml"] if platform == "ec2" else []) + ["deploy.yml", "b
 want = [(scenario, step) for scenario in scenarios for step in steps]
 got = []
 problems = []
+trace_io = os.environ.get("CHECK_STUDY_TRACE_IO", "")
 for args, mode, keys, log in lines:
     words = args.split()
+    handed = [w.split("=", 1)[1] for w in words if w.startswith("ycsb_bench_trace_io=")]
+    if handed != ([trace_io] if trace_io and words[0] == "bench.yml" else []):
+        problems.append("trace.io handed to %s: %s" % (words[0], handed))
     scenario = next((w.split("=", 1)[1] for w in words if w.startswith("geoshard_scenario=")), None)
     got.append((scenario, words[0]))
     if os.path.realpath(words[words.index("-i") + 1]) != os.path.realpath(inventory):
@@ -26,6 +32,7 @@ for args, mode, keys, log in lines:
 if got != want:
     problems.append("steps %s, want %s" % (got, want))
 ok = not problems
-print(("PASS " if ok else "FAIL ") + "study.yml on %s runs %s for %s, secrets in a private file" % (
-    platform, " -> ".join(steps), ", ".join(scenarios)) + "".join("\n    " + p for p in problems))
+print(("PASS " if ok else "FAIL ") + "study.yml on %s runs %s for %s, secrets in a private file%s" % (
+    platform, " -> ".join(steps), ", ".join(scenarios), ", trace.io %s to bench.yml" % trace_io if trace_io else "")
+      + "".join("\n    " + p for p in problems))
 sys.exit(0 if ok else 1)

@@ -27,6 +27,9 @@ import boto3
 
 REGIONS = ("us-east-1", "eu-west-1", "ap-northeast-1")
 MONGO_PORTS = {27017, 27018, 27019}
+# node_exporter (geoshard_node_exporter_port), scraped by the clients: opened like MongoDB's ports.
+NODE_EXPORTER_PORT = 9100
+OPEN_PORTS = MONGO_PORTS | {NODE_EXPORTER_PORT}
 DECOY = "decoy"
 
 
@@ -83,6 +86,7 @@ def verify(benchmark_id, admin_cidr):
         if used != bool(sgs):
             problems.append("%s: %d instance(s) but %d security group(s)" % (region, len(found), len(sgs)))
         for sg in sgs:
+            from_own = set()
             for rule in sg["IpPermissions"]:
                 ports = set(range(rule.get("FromPort", 0), rule.get("ToPort", 65535) + 1))
                 cidrs = {r["CidrIp"] for r in rule.get("IpRanges", [])}
@@ -92,14 +96,19 @@ def verify(benchmark_id, admin_cidr):
                 elif ports == {22}:
                     if cidrs != {admin_cidr} or pairs:
                         problems.append("%s SSH from %s %s" % (region, sorted(cidrs), sorted(pairs)))
-                elif ports <= MONGO_PORTS:
+                elif ports <= OPEN_PORTS:
                     if not cidrs <= public or pairs - {sg["GroupId"]}:
                         problems.append("%s port %s from %s %s" % (region, sorted(ports), sorted(cidrs), sorted(pairs)))
+                    if sg["GroupId"] in pairs:
+                        from_own |= ports
                 else:
                     problems.append("%s unexpected ports %s" % (region, sorted(ports)))
+            if from_own != OPEN_PORTS:
+                problems.append("%s %s opens %s to its own instances, not %s" % (region, sg["GroupId"], sorted(from_own),
+                                                                                  sorted(OPEN_PORTS)))
     ok = not problems and any(nodes.values())
     print(("PASS " if ok else "FAIL ") + "EC2 %s: instances tagged, security groups open SSH to the admin CIDR only and "
-          "MongoDB ports to the deployment's own addresses only" % benchmark_id + ("" if ok else "\n    %s" % problems))
+          "MongoDB's and node_exporter's ports to the deployment's own addresses only" % benchmark_id + ("" if ok else "\n    %s" % problems))
     ttl = []
     for region, found in nodes.items():
         for instance in found:
