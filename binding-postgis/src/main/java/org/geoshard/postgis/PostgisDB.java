@@ -401,8 +401,7 @@ public final class PostgisDB extends DB
           execute(ddl);
         }
         // An index from an earlier preparation stays (preparation never drops what it did not create now).
-        boolean kept = !llSettings.nearQueries()
-            && scalar("SELECT count(*) FROM pg_class WHERE relname = '" + PostgisLastLocation.LKL_INDEX + "'") > 0;
+        boolean kept = !llSettings.nearQueries() && relationExists(PostgisLastLocation.LKL_INDEX);
         return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT),
             "lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
                 : kept ? "none built (no LKL_NEAR in the mix), but an earlier GiST index is kept: every upsert pays for"
@@ -512,12 +511,12 @@ public final class PostgisDB extends DB
       topology.put("url", settings.maskedUrl());
       topology.put("partition", cells.partitioned() ? "cells:" + cells.partitions() : "none");
       String table = settings.table();
-      if (scalar("SELECT count(*) FROM pg_class WHERE relname = '" + table + "'") > 0) {
+      if (relationExists(table)) {
         topology.put("table", table);
         topology.put("rows", count(table));
         topology.put("tableBytes", scalar(treeSize("pg_total_relation_size", table)));
         topology.put("locationIndex",
-            scalar("SELECT count(*) FROM pg_class WHERE relname = '" + Schema.locationIndex(table) + "'") > 0);
+            relationExists(Schema.locationIndex(table)));
       }
       return topology;
     } catch (SQLException e) {
@@ -543,6 +542,11 @@ public final class PostgisDB extends DB
   static String treeSize(String sizeFunction, String relation) {
     return "SELECT coalesce(sum(" + sizeFunction + "(relid)), 0) FROM (SELECT relid FROM pg_partition_tree('"
         + relation + "') UNION SELECT '" + relation + "'::regclass) r";
+  }
+
+  /** Whether a table or index of that name exists (in any schema). */
+  private boolean relationExists(String name) throws SQLException {
+    return scalar("SELECT count(*) FROM pg_class WHERE relname = '" + name + "'") > 0;
   }
 
   private long scalar(String sql) throws SQLException {

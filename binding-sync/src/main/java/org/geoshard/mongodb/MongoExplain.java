@@ -24,12 +24,12 @@ final class MongoExplain {
   }
 
   static QueryExplain parse(Document explain) {
-    Document stats = sub(explain, "executionStats");
+    Document stats = Nested.at(explain, "executionStats");
     if (stats == null) {
       throw new IllegalArgumentException("The explain answer holds no executionStats (verbosity executionStats).");
     }
-    Document stages = sub(stats, "executionStages");
-    Document winning = sub(sub(explain, "queryPlanner"), "winningPlan");
+    Document stages = Nested.at(stats, "executionStages");
+    Document winning = Nested.at(explain, "queryPlanner", "winningPlan");
     List<Document> shards = documents(stages, "shards");
     if (shards.isEmpty()) {
       shards = documents(winning, "shards");
@@ -40,7 +40,7 @@ final class MongoExplain {
       targets.add(name == null ? "shard" + targets.size() : name.toString());
     }
     if (targets.isEmpty()) {
-      Document server = sub(explain, "serverInfo");
+      Document server = Nested.at(explain, "serverInfo");
       targets.add(server == null ? "server" : server.get("host") + ":" + server.get("port"));
     }
     Map<String, Object> details = new LinkedHashMap<>();
@@ -49,14 +49,6 @@ final class MongoExplain {
     details.put("totalKeysExamined", number(stats, "totalKeysExamined"));
     details.put("executionTimeMillis", number(stats, "executionTimeMillis"));
     return new QueryExplain(targets, number(stats, "totalDocsExamined"), number(stats, "nReturned"), details);
-  }
-
-  private static Document sub(Document d, String key) {
-    if (d == null) {
-      return null;
-    }
-    Object v = d.get(key);
-    return v instanceof Document doc ? doc : null;
   }
 
   private static List<Document> documents(Document d, String key) {

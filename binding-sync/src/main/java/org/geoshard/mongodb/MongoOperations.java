@@ -52,8 +52,12 @@ public final class MongoOperations implements GeoContract {
   private final Map<String, InsertBuffer> ycsbBuffers = new LinkedHashMap<>();
   private final LastLocationOperations lastLocation;
   private final Outcomes outcomes;
-  /** The last query this thread sent, as a find command, for {@link #explainLast()}; null before the first. */
-  private Document lastFind;
+  /**
+   * The last query this thread sent and its collection, for {@link #explainLast()}; null before the first.
+   * Kept as sent, not as a command: the command is built only for the few queries that are explained.
+   */
+  private RequestPath.Find lastFind;
+  private String lastCollection;
   /** This thread's copy of the shared checks' outcome: null until checked, "" when fine (no lock per operation). */
   private String loadCheck;
   private String queryCheck;
@@ -154,13 +158,13 @@ public final class MongoOperations implements GeoContract {
     }
     Status status = outcomes.attempt("GEO near query", () -> {
       NearQuery near = cellKey.near(query, settings.maxDistance());
-      lastFind = near.toFindCommand(settings.collection());
-      path.find(Op.GEO_NEAR, settings.collection(),
-          RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit()), d -> {
-            // every result is read, to the end of the cursor
-            Restaurant r = RestaurantDocuments.fromDocument(d);
-            hits.add(new GeoHit(r, Sphere.distanceMeters(query.longitude(), query.latitude(), r.longitude(), r.latitude())));
-          });
+      RequestPath.Find find = RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit());
+      sent(settings.collection(), find);
+      path.find(Op.GEO_NEAR, settings.collection(), find, d -> {
+        // every result is read, to the end of the cursor
+        Restaurant r = RestaurantDocuments.fromDocument(d);
+        hits.add(new GeoHit(r, Sphere.distanceMeters(query.longitude(), query.latitude(), r.longitude(), r.latitude())));
+      });
       // The server orders by its own distance; ties (and float noise between the two) come in any order.
       hits.sort(NearQuery.NEAREST_FIRST);
       return Status.OK;
@@ -251,17 +255,23 @@ public final class MongoOperations implements GeoContract {
       return Optional.empty();
     }
     try {
-      Document answer = shared.client.getDatabase(settings.database()).runCommand(MongoExplain.command(lastFind));
+      Document answer = shared.client.getDatabase(settings.database())
+          .runCommand(MongoExplain.command(lastFind.toCommand(lastCollection)));
       return Optional.of(MongoExplain.parse(answer));
     } catch (MongoException | IllegalArgumentException e) {
-      throw new DBException("Could not explain a " + lastFind.get("find") + " query: " + e.getMessage(), e);
+      throw new DBException("Could not explain a " + lastCollection + " query: " + e.getMessage(), e);
     }
+  }
+
+  private void sent(String collection, RequestPath.Find find) {
+    lastCollection = collection;
+    lastFind = find;
   }
 
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     return outcomes.attempt("read of " + key, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", key));
-      lastFind = new Document("find", table).append("filter", find.filter()).append("limit", 1);
+      sent(table, find.limit(1));  // what first() sends
       Document found = path.first(Op.READ, table, fields == null ? find : find.projection(YcsbDocuments.projection(fields)));
       if (found == null) {
         return Status.NOT_FOUND;
@@ -276,8 +286,7 @@ public final class MongoOperations implements GeoContract {
     return outcomes.attempt("scan from " + startKey, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", new Document("$gte", startKey)))
           .sort(new Document("_id", 1)).limit(recordCount);
-      lastFind = new Document("find", table).append("filter", find.filter()).append("sort", new Document("_id", 1))
-          .append("limit", recordCount);
+      sent(table, find);
       result.ensureCapacity(recordCount);
       path.find(Op.SCAN, table, fields == null ? find : find.projection(YcsbDocuments.projection(fields)), d -> {
         HashMap<String, ByteIterator> row = new HashMap<>();

@@ -48,6 +48,21 @@ public interface RequestPath {
     public Find projection(Bson fields) {
       return new Find(filter, sort, skip, limit, fields);
     }
+
+    /** The {@code find} command the driver sends for this find (less its projection and session fields). */
+    public Document toCommand(String collection) {
+      Document command = new Document("find", collection).append("filter", filter);
+      if (sort != null) {
+        command.append("sort", sort.toBsonDocument());
+      }
+      if (skip > 0) {
+        command.append("skip", skip);
+      }
+      if (limit > 0) {
+        command.append("limit", limit);
+      }
+      return command;
+    }
   }
 
   /**

@@ -112,8 +112,8 @@ final class ServerStatusProbe implements ServerProbe {
       }
     }
     // Storage-engine tickets: wiredTiger.concurrentTransactions up to 6.x, queues.execution since 7.0.
-    Document execution = path(status, "queues", "execution");
-    Document tickets = execution != null ? execution : path(status, "wiredTiger", "concurrentTransactions");
+    Document execution = Nested.at(status, "queues", "execution");
+    Document tickets = execution != null ? execution : Nested.at(status, "wiredTiger", "concurrentTransactions");
     if (tickets != null) {
       for (String kind : List.of("read", "write")) {
         Document t = tickets.get(kind, Document.class);
@@ -123,7 +123,7 @@ final class ServerStatusProbe implements ServerProbe {
         }
       }
     }
-    Document cache = path(status, "wiredTiger", "cache");
+    Document cache = Nested.at(status, "wiredTiger", "cache");
     if (cache != null) {
       put(out, "mongodb_cache_bytes", cache.get("bytes currently in the cache"));
       put(out, "mongodb_cache_dirty_bytes", cache.get("tracked dirty bytes in the cache"));
@@ -145,18 +145,6 @@ final class ServerStatusProbe implements ServerProbe {
       put(out, "mongodb_network_requests_total", network.get("numRequests"));
     }
     return out;
-  }
-
-  private static Document path(Document root, String... keys) {
-    Document d = root;
-    for (String key : keys) {
-      Object next = d.get(key);
-      if (!(next instanceof Document doc)) {
-        return null;
-      }
-      d = doc;
-    }
-    return d;
   }
 
   private static void put(Map<String, Double> out, String name, Object value) {

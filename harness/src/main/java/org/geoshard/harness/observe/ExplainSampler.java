@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
@@ -22,12 +23,16 @@ import site.ycsb.DBException;
  */
 public final class ExplainSampler {
   private static final Logger LOG = LoggerFactory.getLogger(ExplainSampler.class);
+  /** Bits of a {@link Budget} word that hold the count (samples are at most 1000). */
+  private static final int COUNT_BITS = 20;
+  private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
 
   private final int samples;
   private final long windowNanos;
   private final LongSupplier clock;
   private volatile long startNanos;
-  private final Map<String, AtomicInteger> claimed = new ConcurrentHashMap<>();
+  /** Per operation: the budget of its current window (keyed by the operation alone: no allocation per call). */
+  private final Map<String, Budget> budgets = new ConcurrentHashMap<>();
   private final Map<String, List<Sample>> explained = new TreeMap<>();
   private final AtomicInteger failures = new AtomicInteger();
 
@@ -57,8 +62,7 @@ public final class ExplainSampler {
   /** Called by a client thread after a successful operation: explains it when the window's budget allows. */
   public void offer(String operation, ExplainsOperations binding) {
     long window = Math.max(0, (clock.getAsLong() - startNanos) / windowNanos);
-    AtomicInteger count = claimed.computeIfAbsent(operation + "\u0000" + window, k -> new AtomicInteger());
-    if (count.get() >= samples || count.incrementAndGet() > samples) {
+    if (!budgets.computeIfAbsent(operation, k -> new Budget()).claim(window, samples)) {
       return;
     }
     try {
@@ -67,6 +71,35 @@ public final class ExplainSampler {
       if (failures.getAndIncrement() == 0) {
         LOG.warn("Explaining a {} request failed (further failures are counted in run.json): {}", operation,
             e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * The explains taken in an operation's current window, packed with the window into one word so that a
+   * claim is one compare-and-set: the window in the high bits, the count in the low {@value #COUNT_BITS}.
+   * Called on every successful operation, it allocates nothing. A thread whose clock reading is of a window
+   * already passed gets nothing (that window has closed).
+   */
+  private static final class Budget {
+    private final AtomicLong state = new AtomicLong();
+
+    boolean claim(long window, int samples) {
+      while (true) {
+        long current = state.get();
+        long currentWindow = current >>> COUNT_BITS;
+        long count = current & COUNT_MASK;
+        long next;
+        if (window > currentWindow || current == 0) {
+          next = (window << COUNT_BITS) | 1;
+        } else if (window == currentWindow && count < samples) {
+          next = current + 1;
+        } else {
+          return false;
+        }
+        if (state.compareAndSet(current, next)) {
+          return true;
+        }
       }
     }
   }

@@ -1,6 +1,5 @@
 package org.geoshard.harness.run;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,9 +76,7 @@ public final class BindingSession {
     if (!observesServers()) {
       return List.of();
     }
-    List<List<ServerProbe>> out = new java.util.ArrayList<>();
-    withInstance(db -> out.add(((ObservesServers) db).serverProbes()));
-    return out.get(0);
+    return fromInstance(db -> ((ObservesServers) db).serverProbes());
   }
 
   /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */
@@ -109,12 +106,10 @@ public final class BindingSession {
     if (!ServerProcesses.class.isAssignableFrom(binding.type())) {
       return new IoTraceSession.Targets(List.of(), "localhost");
     }
-    List<IoTraceSession.Targets> found = new ArrayList<>();
-    withInstance(db -> {
+    return fromInstance(db -> {
       ServerProcesses sp = (ServerProcesses) db;
-      found.add(new IoTraceSession.Targets(sp.localServerPids(), sp.localNodeName()));
+      return new IoTraceSession.Targets(sp.localServerPids(), sp.localNodeName());
     });
-    return found.get(0);
   }
 
   @FunctionalInterface
@@ -122,11 +117,23 @@ public final class BindingSession {
     void accept(DB db) throws DBException;
   }
 
+  @FunctionalInterface
+  private interface FromDb<T> {
+    T apply(DB db) throws DBException;
+  }
+
   private void withInstance(WithDb action) throws DBException {
+    fromInstance(db -> {
+      action.accept(db);
+      return null;
+    });
+  }
+
+  private <T> T fromInstance(FromDb<T> ask) throws DBException {
     DB db = binding.newInstance(properties);
     db.init();
     try {
-      action.accept(db);
+      return ask.apply(db);
     } finally {
       db.cleanup();
     }

@@ -261,7 +261,6 @@ public final class RunSettings {
     return sanitizeLabel(label);
   }
 
-  /** The max-throughput search, or mode NONE for a run with a fixed number of threads. */
   /** {@code trace.io}: the stages whose block I/O is traced (none by default). */
   public IoTraceSettings ioTrace() {
     return ioTrace;
@@ -272,6 +271,7 @@ public final class RunSettings {
     return explain;
   }
 
+  /** The max-throughput search, or mode NONE for a run with a fixed number of threads. */
   public RampSettings ramp() {
     return ramp;
   }

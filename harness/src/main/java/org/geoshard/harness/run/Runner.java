@@ -28,11 +28,11 @@ import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.Totals;
 import org.geoshard.harness.observe.ExplainSampler;
 import org.geoshard.harness.observe.IoTraceSession;
+import org.geoshard.harness.observe.ObserveSettings;
+import org.geoshard.harness.observe.ServerObserver;
 import org.geoshard.harness.observe.Stage;
 import org.geoshard.harness.observe.StageListener;
 import org.geoshard.harness.observe.StageListeners;
-import org.geoshard.harness.observe.ObserveSettings;
-import org.geoshard.harness.observe.ServerObserver;
 import org.geoshard.harness.output.HlogWriters;
 import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
@@ -116,7 +116,6 @@ public final class Runner {
     try {
       return executeOnce();
     } finally {
-      stageListeners.endOpen();
       finished.countDown();
     }
   }
@@ -169,7 +168,8 @@ public final class Runner {
     }
   }
 
-  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, long planned) throws ConfigException, StartFailedException, IOException {
+  private RunResult measure(RunFolder folder, RunRecord record, BindingSession session, long planned)
+      throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
         session.prepare(Preparable.Stage.BEFORE_LOAD);

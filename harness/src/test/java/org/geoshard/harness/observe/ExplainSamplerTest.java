@@ -57,6 +57,21 @@ class ExplainSamplerTest {
   }
 
   @Test
+  void aThreadWhoseClockReadingIsOfAPassedWindowGetsNoExplain() {
+    AtomicLong now = new AtomicLong(0);
+    ExplainSampler sampler = new ExplainSampler(1, 10 * SECOND, now::get);
+    sampler.start();
+    Broadcast near = new Broadcast();
+    now.set(15 * SECOND);  // window 1 opens and is spent
+    sampler.offer("GEO_NEAR", near);
+    now.set(5 * SECOND);   // a slower thread read the clock in window 0, which has closed
+    sampler.offer("GEO_NEAR", near);
+    now.set(25 * SECOND);  // window 2: a new budget
+    sampler.offer("GEO_NEAR", near);
+    assertThat(near.asked).hasValue(2);
+  }
+
+  @Test
   void aFailingExplainIsCountedAndNeverThrown() {
     ExplainSampler sampler = new ExplainSampler(1, SECOND, () -> 0);
     sampler.offer("GEO_NEAR", () -> {
