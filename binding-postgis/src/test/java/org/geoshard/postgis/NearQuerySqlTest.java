@@ -2,6 +2,11 @@ package org.geoshard.postgis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.geoshard.geo.contract.AttributeFilter;
 import org.geoshard.geo.contract.GeoQuery;
@@ -60,5 +65,33 @@ class NearQuerySqlTest {
     assertThat(sql.sql()).contains("WHERE ST_DWithin(r.location, centre.g, ?, false)\n  AND r.cell IN (?, ?)\n  AND r.rating > ?\n");
     assertThat(sql.parameters()).containsExactly(19.9, 50.1, 12_000.0, -5L, 7L, 2, 10L, 10);
     assertThat(NearQuerySql.of("t", BASIC, null)).isEqualTo(NearQuerySql.of("t", BASIC));
+  }
+
+  @Test
+  void oneTextsAnswersEveryShapeWithTheTextAFreshBuildGives() {
+    List<AttributeFilter> filters = Arrays.asList(null, new AttributeFilter.CuisineEquals("Vegan"),
+        new AttributeFilter.RatingGreaterThan(3), new AttributeFilter.OutsideAreaEquals(true), new AttributeFilter.PricingEquals("$"));
+    List<long[]> coverings = Arrays.asList(null, new long[] {1}, new long[] {1, 2}, new long[] {4, 5, 6}, new long[] {7, 8, 9, 10});
+    List<GeoQuery> pages = List.of(BASIC, BASIC.withSkip(10), BASIC.withMinDistance(500, Set.of()),
+        BASIC.withMinDistance(500, Set.of(3L)), BASIC.withMinDistance(0, Set.of(3L)).withSkip(20));
+    NearQuerySql.Texts shared = new NearQuerySql.Texts("t");
+    Map<Integer, NearQuerySql.Shape> shapeOfKey = new HashMap<>();
+    int queries = 0;
+    for (int round = 0; round < 2; round++) {
+      for (AttributeFilter filter : filters) {
+        for (long[] cells : coverings) {
+          for (GeoQuery page : pages) {
+            GeoQuery q = filter == null ? page : page.withFilter(filter);
+            assertThat(shared.text(q, cells)).isEqualTo(NearQuerySql.of(new NearQuerySql.Texts("t"), q, cells).sql());
+            NearQuerySql.Shape shape = NearQuerySql.Shape.of(q, cells);
+            assertThat(shapeOfKey.computeIfAbsent(NearQuerySql.Shape.key(q, cells), k -> shape))
+                .as("one key, one shape").isEqualTo(shape);
+            queries++;
+          }
+        }
+      }
+    }
+    assertThat(queries).isEqualTo(250);
+    assertThat(new HashSet<>(shapeOfKey.values())).as("distinct shapes, distinct keys").hasSameSizeAs(shapeOfKey.keySet());
   }
 }

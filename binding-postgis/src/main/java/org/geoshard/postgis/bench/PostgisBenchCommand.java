@@ -192,8 +192,8 @@ public final class PostgisBenchCommand implements GeoshardCommand {
     Duration before = ChildCpu.used();
     int code = child(home, log, List.of("run", "postgis-geo", "-P", props.toString(),
         "-p", "maxexecutiontime=" + (warmup + seconds), "-p", "stats.warmup=" + warmup, "-p", "status.interval=0",
-        // pgbench samples no server: neither does the client compared with it.
-        "-p", "observe.interval=0", "-p", "results.dir=" + folder));
+        // pgbench samples no server and explains no query: neither does the client compared with it.
+        "-p", "observe.interval=0", "-p", "observe.explain.samples=0", "-p", "results.dir=" + folder));
     Duration cpu = ChildCpu.used().minus(before);
     if (code != 0) {
       throw new ChildFailed("bin/ycsb run failed (exit " + code + ")", log);
