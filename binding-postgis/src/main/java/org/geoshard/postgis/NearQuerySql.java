@@ -149,7 +149,7 @@ public record NearQuerySql(String sql, List<Object> parameters) {
     /**
      * The shape of {@code q} as one int, equal exactly when the shapes are: computed per query without
      * building the record, whose generated {@code equals} and {@code hashCode} cost more than the rest of
-     * the lookup (4% of a client thread's time in the near-query side by side).
+     * the lookup (3-4% of a client thread's samples in the near-query side by side).
      */
     static int key(GeoQuery q, long[] cells) {
       int filter = q.filter() == null ? 0 : 1 + FILTERS.indexOf(q.filter().getClass());
