@@ -84,7 +84,7 @@ class NearQuerySqlTest {
             GeoQuery q = filter == null ? page : page.withFilter(filter);
             assertThat(shared.text(q, cells)).isEqualTo(NearQuerySql.of(new NearQuerySql.Texts("t"), q, cells).sql());
             NearQuerySql.Shape shape = NearQuerySql.Shape.of(q, cells);
-            assertThat(shapeOfKey.computeIfAbsent(NearQuerySql.Shape.key(q, cells), k -> shape))
+            assertThat(shapeOfKey.computeIfAbsent(shape.key(), k -> shape))
                 .as("one key, one shape").isEqualTo(shape);
             queries++;
           }

@@ -158,7 +158,7 @@ public final class MongoOperations implements GeoContract {
     }
     Status status = outcomes.attempt("GEO near query", () -> {
       NearQuery near = cellKey.near(query, settings.maxDistance());
-      RequestPath.Find find = RequestPath.Find.of(near.filter()).skip(near.skip()).limit(near.limit());
+      RequestPath.Find find = near.toFind();
       sent(settings.collection(), find);
       path.find(Op.GEO_NEAR, settings.collection(), find, d -> {
         // every result is read, to the end of the cursor

@@ -89,12 +89,13 @@ public record NearQuery(Document filter, int skip, int limit) {
     }
   }
 
+  /** This query as the find a request path sends. */
+  public RequestPath.Find toFind() {
+    return RequestPath.Find.of(filter).skip(skip).limit(limit);
+  }
+
   /** The {@code find} command the driver sends for this query (less its session fields), for review and tests. */
   public Document toFindCommand(String collection) {
-    Document command = new Document("find", collection).append("filter", filter);
-    if (skip > 0) {
-      command.append("skip", skip);
-    }
-    return command.append("limit", limit);
+    return toFind().toCommand(collection);
   }
 }

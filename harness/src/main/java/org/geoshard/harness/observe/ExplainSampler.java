@@ -90,7 +90,7 @@ public final class ExplainSampler {
         long currentWindow = current >>> COUNT_BITS;
         long count = current & COUNT_MASK;
         long next;
-        if (window > currentWindow || current == 0) {
+        if (window > currentWindow) {
           next = (window << COUNT_BITS) | 1;
         } else if (window == currentWindow && count < samples) {
           next = current + 1;
