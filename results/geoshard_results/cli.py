@@ -11,7 +11,7 @@ from pathlib import Path
 from .errors import RunFolderError
 from .report import build_report
 from .rundir import expand_run_dirs, load_runs
-from .study import STUDY_WINDOW, StudyOptions, parse_trim
+from .study import STUDY_WINDOW, StudyOptions, parse_run_trim, parse_trim, run_trims
 
 log = logging.getLogger("geoshard_results")
 
@@ -42,6 +42,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--study-trim", metavar="START:END",
                         help="seconds cut from the start and the end of every run in that section (default: the "
                              "study's: 200:20 without shards, 80:0 on 2 or more shards)")
+    parser.add_argument("--study-trim-run", action="append", default=[], metavar="RUN_DIR=START:END",
+                        help="one run's own cut in that section (the run folder or its id; repeatable; the study "
+                             "cut its sharded runs' ends by hand); wins over --study-trim")
     parser.add_argument("-v", "--verbose", action="store_true", help="log details")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
     args = parser.parse_args(argv)
@@ -54,9 +57,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if not args.run_dirs and not args.labels:
         parser.error("give at least one RUN_DIR")
     try:
-        args.study = StudyOptions(args.study_window, parse_trim(args.study_trim) if args.study_trim else None)
+        args.study = StudyOptions(args.study_window, parse_trim(args.study_trim) if args.study_trim else None,
+                                  tuple(parse_run_trim(option) for option in args.study_trim_run))
     except ValueError as error:
-        parser.error(f"--study-window/--study-trim: {error}")
+        parser.error(f"--study-window/--study-trim/--study-trim-run: {error}")
     return args
 
 
@@ -83,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         runs = load_runs(folders, labels)
         log.info("read %d run(s) in %d scenario(s)", len(runs), len({run.scenario for run in runs}))
+        try:
+            run_trims(runs, args.study)  # a --study-trim-run that names no run is refused before any work
+        except ValueError as error:
+            log.error("%s", error)
+            return EXIT_USAGE
         report = build_report(runs, out_dir, args.study)
     except RunFolderError as error:
         log.error("%s", error)

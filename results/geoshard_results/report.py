@@ -128,7 +128,7 @@ def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptio
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
     servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
-    markdown = render_markdown(frames, sections=study.section(runs, frames.per_second, study_options))
+    markdown = render_markdown(frames, sections=study.section(runs, study_options))
     report.write_text(markdown + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 

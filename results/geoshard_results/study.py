@@ -1,65 +1,103 @@
-"""The section "As the study reports it": the headline throughput computed with the study's own
-arithmetic, so that a reader can set geoshard's runs beside the paper's table.
+"""The section "As the study reports it": the headline throughput computed as the study computed the
+paper's table, so that a reader can set geoshard's runs beside it.
 
-The study (the notebooks of its ``data_analysis`` folder) counted the responses of every second,
-smoothed the counts with a 50 s rolling mean (``resample("S").count().rolling(50).mean()``), cut the
-start and the end of each run (no shards: the first 200 s and the last 20 s; 2 and 3 shards: the
-first 80 s), averaged the three runs of a scenario second by second, and reported the mean, minimum
-and maximum of that series with a 95% t interval over its values.
+The study's client wrote a ``ReceivedResponse`` line after every request, failed ones included, and
+its notebook ``data_analysis/throughput_all_average.ipynb`` (Corgam/mongo_benchmark) counted those
+lines per second (``resample("S")``: the last, partial second is a bin of its own), smoothed the
+counts with a trailing rolling mean of 50 seconds, cut every run on its own
+(``seconds.tail(-START).head(-END)``: no shards 200 s and 20 s; 2 and 3 shards 80 s at the start and
+an end chosen by hand per run: 2S 5, 160 and 0 s, 3S 50, 10 and 50 s), concatenated the three cut
+runs of a scenario (``cut_1.append(cut_2).append(cut_3)``) and printed, in cell 7, their max, min and
+``mean_confidence_interval``: the mean and a 95% t interval (``scipy.stats.sem`` with ddof 1 times
+``t.ppf(0.975, n - 1)``) over all the concatenated values. That printout is the paper's table.
 
-Here, per run: the successful operations of each second of ``timeseries.csv`` (all operations but
-``CLEANUP``), the rolling mean over ``window`` seconds (pandas' ``rolling(window).mean()``: the first
-``window - 1`` seconds have none), then the trim (the seconds after the first ``start`` and before
-the last ``end``); per scenario: the per-second mean of its runs over the seconds every run has, and
-the mean, minimum, maximum and t interval of that series. Pure functions of DataFrames; no I/O.
+Here, per run: the operations that completed in each second of ``timeseries.csv`` (``ops``: failed
+ones included, as the study counted them; all operations but ``CLEANUP``, which is no request; a
+second with no row counts 0; the last, partial interval stays a bin of its own), the rolling mean,
+the run's cut, then per scenario the concatenation and the same n, mean, min, max and interval (the
+notebook's one-second bins start at a run's first response, geoshard's at its first interval). Where
+the notebook's arithmetic gives NaN (a start cut shorter than window − 1 keeps seconds without a
+rolling mean, which poisons ``np.mean``), so does this. Pure functions of runs; no I/O.
 
-Why it differs from geoshard's own figures: the study's interval treats the smoothed seconds as
-independent, although neighbouring seconds of a 50 s rolling mean share 49 of their 50 counts, so it
-is far too narrow; and it averages every second of a run, whatever the load then, where geoshard
-reports the best step that met the latency rule and a batch-means interval of its plateau.
+Cells 4-6 of the notebook (the per-second mean of the three runs, behind the figures) print only a
+mean and a max that are in no table of the paper; they are not computed here.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from scipy import stats as scipy_stats
 
-from . import stats
-from .data import run_row, sustained_value
+from .data import EXCLUDED_OPERATIONS, run_row, sustained_value
 from .rundir import Run
 
 STUDY_WINDOW = 50
-# (first seconds, last seconds) cut by the study: no shards, and 2 or 3 shards.
-UNSHARDED_TRIM = (200, 20)
-SHARDED_TRIM = (80, 0)
+
+
+@dataclass(frozen=True)
+class Trim:
+    """Whole seconds cut from the start and from the end of one run (after the rolling mean)."""
+
+    start: int
+    end: int
+
+    def __post_init__(self):
+        if self.start < 0 or self.end < 0:
+            raise ValueError(f"a cut must be whole seconds of 0 or more, not {self.start}:{self.end}")
+
+    def __str__(self) -> str:
+        return f"{self.start}:{self.end}"
+
+
+# The study's cuts: no shards, and the start of a run on 2 or 3 shards (its end was picked per run).
+UNSHARDED_TRIM = Trim(200, 20)
+SHARDED_TRIM = Trim(80, 0)
+# The ends the study picked by hand for its own runs (cell 7), quoted in the section.
+STUDY_SHARDED_ENDS = {"2S": (5, 160, 0), "3S": (50, 10, 50)}
+
+
+def parse_trim(text: str) -> Trim:
+    """``START:END`` (or ``START``) whole seconds cut from the start and the end of a run."""
+    start, _, end = text.partition(":")
+    try:
+        seconds = int(start), int(end or 0)
+    except ValueError:
+        raise ValueError(f"expected START:END in whole seconds (e.g. 200:20), not {text!r}") from None
+    if min(seconds) < 0:
+        raise ValueError(f"expected seconds of 0 or more, not {text!r}")
+    return Trim(*seconds)
+
+
+def parse_run_trim(text: str) -> tuple[str, Trim]:
+    """``RUN_DIR=START:END``: one run's own cut (the run folder, or its run id)."""
+    run, equals, trim = text.rpartition("=")
+    if not equals or not run.strip():
+        raise ValueError(f"expected RUN_DIR=START:END (e.g. results/runs/2S-1=80:5), not {text!r}")
+    return run.strip(), parse_trim(trim)
 
 
 @dataclass(frozen=True)
 class StudyOptions:
-    """``--study-window`` and ``--study-trim``; ``trim`` None takes the study's trim per scenario."""
+    """``--study-window``, ``--study-trim`` (every run) and ``--study-trim-run`` (one run each).
+
+    A run's cut is its own ``run_trims`` entry, else ``trim``, else the study's by topology."""
 
     window: int = STUDY_WINDOW
-    trim: tuple[int, int] | None = None
+    trim: Trim | None = None
+    run_trims: tuple[tuple[str, Trim], ...] = field(default=())
 
     def __post_init__(self):
         if self.window < 1:
             raise ValueError(f"the rolling window must be at least 1 second, not {self.window}")
-        if self.trim is not None and (self.trim[0] < 0 or self.trim[1] < 0):
-            raise ValueError(f"the trim must be seconds of 0 or more, not {self.trim[0]}:{self.trim[1]}")
-
-
-def parse_trim(text: str) -> tuple[int, int]:
-    """``START:END`` (or ``START``) seconds cut from the start and the end of every run."""
-    start, _, end = text.partition(":")
-    try:
-        trim = (int(start), int(end or 0))
-    except ValueError:
-        raise ValueError(f"expected START:END in whole seconds (e.g. 200:20), not {text!r}") from None
-    if trim[0] < 0 or trim[1] < 0:
-        raise ValueError(f"expected seconds of 0 or more, not {text!r}")
-    return trim
+        names = [name for name, _ in self.run_trims]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"{twice[0]} is given more than one cut")
 
 
 def shard_count(run: Run) -> int | None:
@@ -68,109 +106,166 @@ def shard_count(run: Run) -> int | None:
     return len(shards) if isinstance(shards, list) else None
 
 
-def study_trim(run: Run) -> tuple[int, int]:
-    """The study's trim for a run: 80 s at the start with 2 or more shards, else 200 s and 20 s."""
+def study_trim(run: Run) -> Trim:
+    """The study's cut for a run: 80 s at the start with 2 or more shards, else 200 s and 20 s."""
     shards = shard_count(run)
     return SHARDED_TRIM if shards is not None and shards >= 2 else UNSHARDED_TRIM
 
 
-def counts_per_second(per_second: pd.DataFrame, run_id: str) -> pd.Series:
-    """Successful operations of each second of one run (``ops`` − ``errors``), indexed by second."""
-    rows = per_second[per_second["runId"] == run_id]
-    return (rows["ops"] - rows["errors"]).clip(lower=0).set_axis(rows["second"].astype(int)).astype(float)
+def _names(run: Run, name: str) -> bool:
+    """Whether a ``--study-trim-run`` name means this run: its folder (any spelling) or its run id."""
+    return name == run.run_id or Path(name).resolve() == run.path.resolve()
+
+
+def run_trims(runs: list[Run], options: StudyOptions) -> list[Trim]:
+    """Each run's cut, in the order of ``runs``. Raises ValueError naming a ``--study-trim-run`` that
+    matches no run, or a run that two of them name."""
+    chosen = []
+    for run in runs:
+        own = [(name, trim) for name, trim in options.run_trims if _names(run, name)]
+        if len(own) > 1:
+            raise ValueError(f"--study-trim-run: {own[0][0]} and {own[1][0]} both name the run {run.path}")
+        chosen.append(own[0][1] if own else options.trim or study_trim(run))
+    for name, _ in options.run_trims:
+        if not any(_names(run, name) for run in runs):
+            raise ValueError(f"--study-trim-run: {name} is none of the report's run folders (give the run "
+                             f"folder or its id: {', '.join(run.run_id for run in runs)})")
+    return chosen
+
+
+def completed_per_second(run: Run, successful_only: bool = False) -> pd.Series:
+    """Requests that completed in each second of one run (every operation but CLEANUP; failed ones too
+    unless ``successful_only``), indexed by second 1..last; a second without a row counts 0."""
+    rows = run.timeseries
+    rows = rows[~rows["operation"].isin(EXCLUDED_OPERATIONS)] if len(rows) else rows
+    if not len(rows):
+        return pd.Series(dtype=float)
+    counts = rows["ops"] - rows["errors"] if successful_only else rows["ops"]
+    per_second = counts.groupby(rows["second"].astype(int)).sum()
+    seconds = pd.RangeIndex(1, int(per_second.index.max()) + 1, name="second")
+    return per_second.reindex(seconds, fill_value=0).astype(float)
 
 
 def smoothed(counts: pd.Series, window: int) -> pd.Series:
-    """The study's rolling mean: NaN for the first ``window − 1`` seconds."""
+    """The study's trailing rolling mean: NaN for the first ``window − 1`` seconds."""
     return counts.rolling(window).mean()
 
 
-def trimmed(series: pd.Series, start: int, end: int) -> pd.Series:
-    """The seconds after the first ``start`` and before the last ``end`` (by position)."""
-    return series.iloc[start:len(series) - end] if end else series.iloc[start:]
-
-
-def pooled(series: list[pd.Series]) -> pd.Series:
-    """The runs' per-second mean, over the seconds that every run has a value for."""
-    if not series:
-        return pd.Series(dtype=float)
-    frame = pd.concat(series, axis=1, join="inner")
-    return frame.mean(axis=1).dropna()
+def cut(series: pd.Series, trim: Trim) -> pd.Series:
+    """``series.tail(-start).head(-end)`` as the notebook wrote it (a 0 leaves that side alone)."""
+    return series.iloc[trim.start:max(trim.start, len(series) - trim.end)]
 
 
 @dataclass(frozen=True)
 class StudyFigures:
+    """Cell 7's printout: n values, their mean, min, max and 95% t interval."""
+
+    n: int
     mean: float
     minimum: float
     maximum: float
     low: float
     high: float
-    seconds: int
 
 
-def figures(series: pd.Series) -> StudyFigures:
-    """Mean, min, max and the 95% t interval over the series' values (as ``st.t.interval(0.95, n − 1,
-    loc=mean, scale=sem)``)."""
-    values = series.dropna()
-    if not len(values):
-        return StudyFigures(*(math.nan,) * 5, 0)
-    interval = stats.mean_ci95(values.tolist())
-    return StudyFigures(interval.mean, float(values.min()), float(values.max()), interval.low, interval.high,
-                        len(values))
+def figures(values: pd.Series) -> StudyFigures:
+    """``all.max()``, ``all.min()`` (pandas: NaN skipped) and ``mean_confidence_interval(all)``
+    (numpy: n counts every value, a NaN makes the mean and the interval NaN; ddof 1;
+    t(0.975, n − 1) from scipy as in the notebook; fewer than two values have no interval)."""
+    data = np.asarray(values, dtype=float)
+    n = int(data.size)
+    if n == 0:
+        return StudyFigures(0, *(math.nan,) * 5)
+    mean = float(np.mean(data))
+    if n < 2 or math.isnan(mean):
+        low = high = math.nan
+    else:
+        half = float(scipy_stats.t.ppf(0.975, n - 1)) * float(data.std(ddof=1)) / math.sqrt(n)
+        low, high = mean - half, mean + half
+    return StudyFigures(n, mean, float(values.min()), float(values.max()), low, high)
 
 
-def study_frame(runs: list[Run], per_second: pd.DataFrame, options: StudyOptions | None = None) -> pd.DataFrame:
-    """One row per scenario: runs, window, trim, seconds kept, the study's figures, and geoshard's own
-    headline figure (max sustained, else plateau mean, averaged over the runs) beside them."""
+def concatenated(runs: list[Run], trims: list[Trim], window: int, successful_only: bool = False) -> pd.Series:
+    """The runs' smoothed, cut series one after the other (cell 7's ``append``)."""
+    parts = [cut(smoothed(completed_per_second(run, successful_only), window), trim)
+             for run, trim in zip(runs, trims)]
+    parts = [part for part in parts if len(part)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.Series(dtype=float)
+
+
+def _cuts_label(trims: list[Trim]) -> str:
+    labels = [str(trim) for trim in trims]
+    return f"{labels[0]} (each)" if len(set(labels)) == 1 and len(labels) > 1 else ", ".join(labels)
+
+
+def study_frame(runs: list[Run], options: StudyOptions | None = None) -> pd.DataFrame:
+    """One row per scenario: runs, window, cuts, the study's figures over every completed request, the
+    same mean over successful requests only, and geoshard's own headline figure (max sustained, else
+    plateau mean, averaged over the runs)."""
     options = options or StudyOptions()
+    trims = dict(zip((run.run_id for run in runs), run_trims(runs, options)))
     rows = []
     for scenario in dict.fromkeys(run.scenario for run in runs):
         group = [run for run in runs if run.scenario == scenario]
-        trims = {options.trim or study_trim(run) for run in group}
-        series = [trimmed(smoothed(counts_per_second(per_second, run.run_id), options.window), *(
-            options.trim or study_trim(run))) for run in group]
-        result = figures(pooled(series))
+        group_trims = [trims[run.run_id] for run in group]
+        result = figures(concatenated(group, group_trims, options.window))
+        successful = figures(concatenated(group, group_trims, options.window, successful_only=True))
         own = [sustained_value(pd.Series(run_row(run)))[0] for run in group]
         own = [value for value in own if not math.isnan(value)]
         rows.append({
-            "scenario": scenario, "runs": len(group), "window": options.window,
-            "trim": ", ".join(f"{start} s / {end} s" for start, end in sorted(trims)),
-            "seconds": result.seconds, "mean": result.mean, "min": result.minimum, "max": result.maximum,
-            "ci95Low": result.low, "ci95High": result.high,
+            "scenario": scenario, "runs": len(group), "window": options.window, "cuts": _cuts_label(group_trims),
+            "n": result.n, "mean": result.mean, "min": result.minimum, "max": result.maximum,
+            "ci95Low": result.low, "ci95High": result.high, "successfulMean": successful.mean,
             "geoshard": sum(own) / len(own) if own else math.nan,
         })
     return pd.DataFrame(rows)
 
 
-def _rate(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{value:,.1f}"
+def _rate(value: float, digits: int = 1) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:,.{digits}f}"
 
 
-def section(runs: list[Run], per_second: pd.DataFrame, options: StudyOptions | None = None) -> list[str]:
+def _cut_rule(options: StudyOptions) -> str:
+    rule = (f"the first {options.trim.start} s and the last {options.trim.end} s of every run (`--study-trim`)"
+            if options.trim else
+            "the study's cuts: the first 200 s and the last 20 s of a run without shards, the first 80 s of a run "
+            "on 2 or more shards (`run.json` topology)")
+    if options.run_trims:
+        rule += ", and the runs' own cuts given with `--study-trim-run`"
+    return rule
+
+
+def section(runs: list[Run], options: StudyOptions | None = None) -> list[str]:
     """The markdown lines of the section."""
     options = options or StudyOptions()
-    frame = study_frame(runs, per_second, options)
-    trim_rule = (f"the first {options.trim[0]} s and the last {options.trim[1]} s of every run (`--study-trim`)"
-                 if options.trim else "the first 200 s and the last 20 s of a run without shards, the first 80 s "
-                 "of a run on 2 or more shards (`run.json` topology; `--study-trim START:END` sets one trim for all)")
+    frame = study_frame(runs, options)
+    ends = "; ".join(f"{name}: {', '.join(str(end) for end in cuts)} s" for name, cuts in STUDY_SHARDED_ENDS.items())
     lines = ["## As the study reports it", "",
-             f"The study's arithmetic on these runs: successful operations per second, a {options.window} s rolling "
-             f"mean (`--study-window`), cut by {trim_rule}, averaged over the runs of a scenario second by "
-             "second (over the seconds every run has), then the mean, minimum and maximum of that series and a "
-             "95% t interval over its seconds. The last column is geoshard's own figure (max sustained "
-             "throughput, else the plateau mean; mean over the runs).", "",
-             "| scenario | runs | window (s) | trim (start / end) | seconds | mean | min | max | 95% t interval "
-             "| geoshard |",
-             "|---|---:|---:|---|---:|---:|---:|---:|---|---:|"]
+             "The paper's table as the study's notebook computed it (cell 7 of `throughput_all_average.ipynb`): "
+             "per run, every request that completed in each second, **failed ones included** (the study's client "
+             "logged a response after every request, and the notebook counted those lines), a trailing "
+             f"{options.window} s rolling mean (`--study-window`), cut by {_cut_rule(options)}; then the cut "
+             "runs of a scenario one after the other, and n, mean, minimum, maximum and a 95% t interval over "
+             "all their values. `CLEANUP` is no request; the last, partial second is a value of its own. "
+             "Cuts are START:END seconds per run.", "",
+             f"The study chose the end cut of each sharded run by hand ({ends}); give such cuts with "
+             "`--study-trim-run RUN_DIR=START:END`. The column \"successful only\" is the same mean over "
+             "successful requests; the last column is geoshard's own figure (successful operations only: max "
+             "sustained throughput, else the plateau mean; mean over the runs).", "",
+             "| scenario | runs | window (s) | cuts (s) | n | mean | min | max | 95% t interval "
+             "| successful only | geoshard |",
+             "|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|"]
     for _, row in frame.iterrows():
-        interval = ("n/a" if math.isnan(row["ci95Low"]) else f"{_rate(row['ci95Low'])} – {_rate(row['ci95High'])}")
-        lines.append(f"| {row['scenario']} | {row['runs']} | {row['window']} | {row['trim']} | {row['seconds']} "
-                     f"| {_rate(row['mean'])} | {_rate(row['min'])} | {_rate(row['max'])} | {interval} "
-                     f"| {_rate(row['geoshard'])} |")
+        interval = ("n/a" if math.isnan(row["ci95Low"]) else f"{_rate(row['ci95Low'], 2)} – {_rate(row['ci95High'], 2)}")
+        lines.append(f"| {row['scenario']} | {row['runs']} | {row['window']} | {row['cuts']} | {row['n']} "
+                     f"| {_rate(row['mean'], 2)} | {_rate(row['min'], 2)} | {_rate(row['max'], 2)} | {interval} "
+                     f"| {_rate(row['successfulMean'], 2)} | {_rate(row['geoshard'])} |")
     lines += ["", "Why the two differ: the study's interval treats the smoothed seconds as independent, but "
               f"neighbouring seconds of a {options.window} s rolling mean share all but one of their counts, so "
-              "the interval is much too narrow; and its mean covers every second after the trim, at whatever load "
-              "the ramp then offered, including the steps that broke the latency rule, where geoshard reports the "
-              "best step that met the rule and a batch-means interval of its plateau. A scenario with no second "
-              "left after the rolling window and the trim shows n/a: shorten them for short runs.", ""]
+              "the interval is much too narrow; its mean covers every second after the cut, at whatever load "
+              "the ramp then offered, including the steps that broke the latency rule, and counts failed "
+              "requests; geoshard reports the best step that met the rule and a batch-means interval of its "
+              "plateau. n 0 (all n/a) means no second was left after the cuts: shorten them for short runs; a "
+              f"start cut under {options.window - 1} s keeps seconds without a rolling mean, which makes the "
+              "notebook's mean and interval NaN (n/a) as well.", ""]
     return lines
