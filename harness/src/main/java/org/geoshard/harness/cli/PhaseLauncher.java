@@ -123,6 +123,11 @@ public final class PhaseLauncher {
       LOG.warn("Interrupted: every finished operation is in the run folder.");
       return ExitCodes.INTERRUPTED;
     }
+    if (result.preparationFailed()) {
+      LOG.error("{} ({} operations failed, {} threads failed); see {}.", result.preparationFailure(), result.errors(),
+          result.threadFailures(), result.folder().resolve(RunFolder.RUN_JSON));
+      return ExitCodes.FAILED;
+    }
     if (result.hasFailures()) {
       LOG.error("{} operations failed and {} threads failed; see {}.", result.errors(), result.threadFailures(),
           result.folder().resolve(RunFolder.SUMMARY_TXT));

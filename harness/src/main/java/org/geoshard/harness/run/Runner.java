@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.KnowsInsertCount;
@@ -93,6 +95,8 @@ public final class Runner {
   private CountDownLatch ready;
   private volatile boolean stopRequested;
   private Workload workload;
+  /** The data the workload declares (what preparation may touch). */
+  private Set<DataRole> data = Set.of();
   private Duration stopGrace = STOP_GRACE;
   /** Observers started and stopped around the load, the preparation after it and the run. */
   private final StageListeners stageListeners = new StageListeners();
@@ -125,6 +129,7 @@ public final class Runner {
     properties.setProperty(RunSettings.DO_TRANSACTIONS, Boolean.toString(settings.phase() == Phase.RUN));
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
+    data = DeclaresData.of(workload);
     groups = settings.phase() == Phase.RUN && workload instanceof ThreadGroups tg ? List.copyOf(tg.threadGroups()) : List.of();
     if (groups.stream().filter(ThreadGroup::sweeps).count() > 1) {
       throw new ConfigException("Workload " + workload.getClass().getSimpleName() + " sweeps more than one thread group;"
@@ -143,6 +148,7 @@ public final class Runner {
         settings.phase().commandName(), binding.name(), settings.folderLabel());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
+    record.put("data", data.stream().map(DataRole::name).sorted().toList());
     record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed())
         .put("warmupSeconds", settings.ramp().warmup().toSeconds());  // derived when not set: merge needs it
     record.time("createdTime", Instant.now());
@@ -172,7 +178,7 @@ public final class Runner {
       throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
-        session.prepare(Preparable.Stage.BEFORE_LOAD);
+        session.prepare(Preparable.Stage.BEFORE_LOAD, data);
       } catch (DBException | RuntimeException e) {
         record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label())
             .put("failure", Secrets.maskText("Preparing the database failed: " + describe(e)));
@@ -180,6 +186,15 @@ public final class Runner {
         throw new StartFailedException("Preparing the database failed: " + describe(e), e);
       }
       folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    } else {
+      try {
+        session.checkBeforeRun(data);
+      } catch (DBException | RuntimeException e) {
+        record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label())
+            .put("failure", Secrets.maskText("The run could not start: " + describe(e)));
+        folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+        throw new StartFailedException("The run could not start: " + describe(e), e);
+      }
     }
 
     RampSettings rampSettings = settings.ramp();
@@ -263,14 +278,16 @@ public final class Runner {
     stageListeners.ended(phaseStage);
     sampler.stop();
     cleanupWorkload();
-    boolean preparationFailed = false;
+    String preparationFailure = null;
     if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
       stageListeners.started(Stage.AFTER_LOAD);
       try {
-        session.prepare(Preparable.Stage.AFTER_LOAD);
+        session.prepare(Preparable.Stage.AFTER_LOAD, data);
       } catch (DBException | RuntimeException e) {
-        preparationFailed = true;
-        LOG.error("Preparing the database after the load failed: {}", describe(e), e);
+        // One sentence for the user; the stack is for debugging only.
+        preparationFailure = Secrets.maskText("Preparing the database after the load failed: " + describe(e));
+        LOG.error(preparationFailure);
+        LOG.debug("The failed preparation step", e);
       } finally {
         stageListeners.ended(Stage.AFTER_LOAD);
       }
@@ -291,7 +308,7 @@ public final class Runner {
     }
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         succeeded * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau, preparationFailed,
+        rampResult, plateau, preparationFailure,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
     if (explainer != null) {
@@ -301,7 +318,11 @@ public final class Runner {
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
         "maxMicros", samplerCost[2] / 1000));
     stageListeners.close();  // their records go into the final run.json
-    record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
+    if (preparationFailure != null) {
+      record.put("failure", preparationFailure);
+    }
+    record.put("status", preparationFailure != null ? "failed"
+            : allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
         .put("runtimeMs", runtimeMs);

@@ -145,6 +145,22 @@ class MainProcessTest {
   }
 
   @Test
+  void aFailedPreparationAfterTheLoadIsAFailedPhaseSaidInOneSentence() throws Exception {
+    Outcome outcome = run("load", "org.geoshard.harness.run.PreparationTest$PreparedDB",
+        "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "recordcount=50", "-p", "status.interval=0",
+        "-p", "test.log=process", "-p", "test.failindex=true", "-p", "results.dir=" + dir.resolve("failed-index"));
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+    String[] lines = outcome.stderr().strip().split("\n");
+    assertThat(lines[lines.length - 1]).contains("Preparing the database after the load failed: step 'build index'"
+        + " failed: index build failed: out of disk (0 operations failed, 0 threads failed); see ");
+    assertThat(outcome.stderr()).doesNotContain("\tat ").doesNotContain("IllegalStateException");
+    var record = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("failed-index/run.json").toFile());
+    assertThat(record.get("status").asText()).isEqualTo("failed");
+    assertThat(record.get("failure").asText()).isEqualTo("Preparing the database after the load failed: step"
+        + " 'build index' failed: index build failed: out of disk");
+  }
+
+  @Test
   void sigtermStopsCleanlyAndKeepsTheMeasurements() throws Exception {
     Path folder = dir.resolve("interrupted");
     Process process = start("run", "noop", "-P", workloadc().toString(), "-p", "operationcount=0",
