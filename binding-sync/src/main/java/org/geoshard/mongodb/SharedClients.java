@@ -161,6 +161,14 @@ public final class SharedClients {
     MongoClient client = MongoClients.create(builder.build());
     warnIfPoolTooSmall(settings, url);
     try {
+      // The first contact waits mongodb.connect.wait.s, saying so, not the run's server selection timeout.
+      FirstContact.await(client, settings, cs.getHosts(), settings.throwaway() == null ? settings.maskedUrl()
+          : settings.maskedUrl() + " (" + Secrets.maskText(url) + ")");
+    } catch (MongoStartException e) {
+      client.close();
+      throw e;
+    }
+    try {
       ServerFacts facts = ServerFacts.read(client);
       LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));
       return new Entry(client, facts, url, counters);

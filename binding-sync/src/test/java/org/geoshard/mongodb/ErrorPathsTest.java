@@ -59,9 +59,9 @@ class ErrorPathsTest {
     long start = System.nanoTime();
     assertThatThrownBy(() -> binding(p).init())
         .isInstanceOf(MongoStartException.class)
-        .hasMessage("No MongoDB server answered at mongodb://bench:****@127.0.0.1:" + port + "/ycsb within 1 s (tried 127.0.0.1:"
-            + port + ": Connection refused); check mongodb.url and that the server runs (mongodb.serverSelectionTimeout "
-            + "sets how long to wait).")
+        .hasMessage("No MongoDB server answered at mongodb://bench:****@127.0.0.1:" + port + "/ycsb within 1 s"
+            + " (mongodb.serverSelectionTimeout) (tried 127.0.0.1:" + port + ": Connection refused); check mongodb.url"
+            + " and that the server runs.")
         .satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
     long firstMs = (System.nanoTime() - start) / 1_000_000;
     // The upper bound leaves a busy machine plenty of room and still rules out the driver's 30 s default.
