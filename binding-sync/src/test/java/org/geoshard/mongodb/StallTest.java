@@ -98,6 +98,35 @@ class StallTest {
   }
 
   @Test
+  void aStalledServerWithTheStudysLongDeadlinesGivesUp() throws Exception {
+    Properties load = properties("load");
+    assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, load, "stall"), load,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
+
+    // The study's scenarios: a request may wait an hour, so no request fails; giveup.s counts the wait.
+    Properties run = properties("giveup");
+    run.setProperty("mongodb.serverSelectionTimeout", "500");
+    run.setProperty("mongodb.timeout.ms", "3600000");
+    run.setProperty("giveup.s", "4");
+    run.setProperty("operationcount", "0");
+    run.setProperty("maxexecutiontime", "600");
+    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
+    long start = System.nanoTime();
+    RunResult result = new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+
+    assertThat(result.stopReason()).isEqualTo(StopReason.GIVEUP);
+    // giveup.s after the stall, then the stop's grace (30 s) for the requests that never end: far from 600 s.
+    assertThat(seconds).isBetween(4L, 90L);
+    assertThat(result.hasFailures()).as("the command exits 1").isTrue();
+    assertThat(result.perOperation().get("READ").errors()).as("the abandoned reads, one per thread").isEqualTo(4);
+    JsonNode record = JSON.readTree(result.folder().resolve("run.json").toFile());
+    assertThat(record.get("stopReason").asText()).isEqualTo("giveup");
+    assertThat(result.folder().resolve("summary.json")).exists();
+  }
+
+  @Test
   void aRampStopsOnTheRequestsAStalledServerNeverAnswered() throws Exception {
     Properties load = properties("load");
     assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, load, "stall"), load,

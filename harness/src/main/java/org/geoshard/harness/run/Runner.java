@@ -94,6 +94,9 @@ public final class Runner {
   private int workloadThreadCount;
   private CountDownLatch ready;
   private volatile boolean stopRequested;
+  /** Guards {@link #waitingOnServer}: the thread waiting on the server before the start, or null. */
+  private final Object interruptLock = new Object();
+  private Thread waitingOnServer;
   private Workload workload;
   /** The data the workload declares (what preparation may touch). */
   private Set<DataRole> data = Set.of();
@@ -178,8 +181,9 @@ public final class Runner {
       throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
-        session.prepare(Preparable.Stage.BEFORE_LOAD, data);
+        beforeWorkers(() -> session.prepare(Preparable.Stage.BEFORE_LOAD, data));
       } catch (DBException | RuntimeException e) {
+        interruptedBeforeStart(folder, record);
         record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label())
             .put("failure", Secrets.maskText("Preparing the database failed: " + describe(e)));
         folder.writeJson(RunFolder.RUN_JSON, record.asMap());
@@ -188,8 +192,9 @@ public final class Runner {
       folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     } else {
       try {
-        session.checkBeforeRun(data);
+        beforeWorkers(() -> session.checkBeforeRun(data));
       } catch (DBException | RuntimeException e) {
+        interruptedBeforeStart(folder, record);
         record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label())
             .put("failure", Secrets.maskText("The run could not start: " + describe(e)));
         folder.writeJson(RunFolder.RUN_JSON, record.asMap());
@@ -252,7 +257,7 @@ public final class Runner {
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     // A measured phase only: unmeasured operations report neither successes nor failures.
     if (settings.measured() && !settings.giveUp().isZero()) {
-      sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, () -> stop(StopReason.GIVEUP)));
+      sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, this::longestWaitMs, () -> stop(StopReason.GIVEUP)));
     }
     if (!settings.statusInterval().isZero()) {
       Progress progress = steps != null ? Progress.ofSteps(steps::progress)
@@ -292,7 +297,15 @@ public final class Runner {
         stageListeners.ended(Stage.AFTER_LOAD);
       }
     }
-    session.recordTopology("after " + settings.phase().commandName());
+    StopReason ended = stopReason.get();
+    if (ended == StopReason.GIVEUP || ended == StopReason.INTERRUPTED) {
+      // A server that stopped answering would hold the topology's reads for its whole deadline (an hour in the
+      // study), and an interrupt must act at once: the run folder is completed without it.
+      record.put("topology", Map.of("recorded", "not after " + settings.phase().commandName() + " (stopped: "
+          + ended.label() + ")"));
+    } else {
+      session.recordTopology("after " + settings.phase().commandName());
+    }
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
@@ -361,6 +374,11 @@ public final class Runner {
   public void stop(StopReason reason) {
     stopReason.compareAndSet(null, reason);
     stopRequested = true;
+    synchronized (interruptLock) {
+      if (waitingOnServer != null) {
+        waitingOnServer.interrupt();
+      }
+    }
     Workload w = workload;
     if (w != null) {
       w.requestStop();
@@ -483,6 +501,51 @@ public final class Runner {
         }
       }
     }
+  }
+
+  /** Work on the server before the client threads start (the first contact, preparation). */
+  @FunctionalInterface
+  private interface ServerWork {
+    void run() throws DBException;
+  }
+
+  /**
+   * Runs work on the server before the workers start, interruptible by {@link #stop}: a Ctrl-C while
+   * the first contact waits ends it at once, not at the end of the wait. The interrupt is cleared
+   * before anything is written (an interrupted file channel would close).
+   */
+  private void beforeWorkers(ServerWork work) throws DBException {
+    synchronized (interruptLock) {
+      if (stopRequested) {
+        throw new DBException("stopped before the start");
+      }
+      waitingOnServer = Thread.currentThread();
+    }
+    try {
+      work.run();
+    } finally {
+      synchronized (interruptLock) {
+        waitingOnServer = null;
+        Thread.interrupted();
+      }
+    }
+  }
+
+  /** After a stop (Ctrl-C, SIGTERM) before the start: the folder says so, and so does the one line. */
+  private void interruptedBeforeStart(RunFolder folder, RunRecord record) throws StartFailedException, IOException {
+    if (stopReason.get() != StopReason.INTERRUPTED) {
+      return;
+    }
+    record.put("status", "interrupted before the start").put("stopReason", StopReason.INTERRUPTED.label());
+    folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    throw new StartFailedException("Interrupted before the start (while the binding reached its server or prepared it):"
+        + " nothing was measured; see " + folder.path().resolve(RunFolder.RUN_JSON) + ".", null);
+  }
+
+  /** How long the longest operation in progress has waited (a stalled server: every thread waits). */
+  private long longestWaitMs() {
+    long now = System.nanoTime();
+    return workers.stream().mapToLong(w -> w.waitingMs(now)).max().orElse(0);
   }
 
   /** True when no main thread runs any more (thread groups run until the run stops). */

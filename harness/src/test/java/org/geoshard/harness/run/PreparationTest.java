@@ -42,6 +42,9 @@ class PreparationTest {
       String key = getProperties().getProperty("test.log");
       DATA.put(key, data);
       steps.step("create table", () -> {
+        if ("true".equals(getProperties().getProperty("test.hang"))) {
+          Thread.sleep(600_000);  // a server that never answers; an interrupt ends the wait
+        }
         if ("true".equals(getProperties().getProperty("test.failcreate"))) {
           throw new IllegalStateException("permission denied to create table");
         }
