@@ -29,6 +29,10 @@ public final class BindingSession {
   private final Binding binding;
   private final Properties properties;
   private final RunRecord record;
+  /** True once an instance initialised: later failures are new ones, each tried again. */
+  private volatile boolean contacted;
+  /** The failure of the first contact (no instance initialised yet), given again without a second wait. */
+  private volatile DBException firstContactFailure;
 
   public BindingSession(Binding binding, Properties properties, RunRecord record) {
     this.binding = binding;
@@ -144,8 +148,20 @@ public final class BindingSession {
   }
 
   private <T> T fromInstance(FromDb<T> ask) throws DBException {
+    DBException failed = firstContactFailure;
+    if (failed != null) {
+      throw failed;  // the same answer at once: one first contact per phase, not one wait per use
+    }
     DB db = binding.newInstance(properties);
-    db.init();
+    try {
+      db.init();
+      contacted = true;
+    } catch (DBException e) {
+      if (!contacted) {
+        firstContactFailure = e;
+      }
+      throw e;
+    }
     try {
       return ask.apply(db);
     } finally {

@@ -169,7 +169,13 @@ public final class Runner {
       stageListeners.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
     }
     try {
-      stageListeners.open();
+      // Observers reach the server first (their probes): a Ctrl-C while that waits ends the wait too.
+      enterServerWait();
+      try {
+        stageListeners.open();
+      } finally {
+        leaveServerWait();
+      }
       return measure(folder, record, session, planned);
     } finally {
       stageListeners.endOpen();
@@ -515,19 +521,29 @@ public final class Runner {
    * before anything is written (an interrupted file channel would close).
    */
   private void beforeWorkers(ServerWork work) throws DBException {
-    synchronized (interruptLock) {
-      if (stopRequested) {
-        throw new DBException("stopped before the start");
-      }
-      waitingOnServer = Thread.currentThread();
+    if (!enterServerWait()) {
+      throw new DBException("stopped before the start");
     }
     try {
       work.run();
     } finally {
-      synchronized (interruptLock) {
-        waitingOnServer = null;
-        Thread.interrupted();
-      }
+      leaveServerWait();
+    }
+  }
+
+  /** From now on a stop interrupts this thread; false when the phase was stopped already. */
+  private boolean enterServerWait() {
+    synchronized (interruptLock) {
+      waitingOnServer = Thread.currentThread();
+      return !stopRequested;
+    }
+  }
+
+  /** No more interrupts; one that came is cleared (the stop itself is in stopRequested). */
+  private void leaveServerWait() {
+    synchronized (interruptLock) {
+      waitingOnServer = null;
+      Thread.interrupted();
     }
   }
 
