@@ -18,13 +18,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.Vector;
-import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cells.CellRanges;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
@@ -35,7 +35,6 @@ import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
-import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
@@ -371,59 +370,124 @@ public final class PostgisDB extends DB
 
   // ---- preparation and topology
 
+  /**
+   * Prepares the tables of the roles the loaded workload declares, and no other: a drop removes only
+   * those (their row counts recorded and logged), the GiST index and the row count are the
+   * restaurants' only when the workload loads restaurants.
+   */
   @Override
-  public void prepare(Stage stage, Steps steps) throws DBException {
+  public void prepare(Stage stage, Set<DataRole> data, Steps steps) throws DBException {
     String table = settings.table();
-    String kvTable = checked(getProperties().getProperty("table", "usertable"));
+    boolean geo = data.contains(GeoContract.RESTAURANTS);
+    boolean lastLocation = data.contains(LastLocationContract.HISTORY) || data.contains(LastLocationContract.LAST_KNOWN);
+    List<String> tables = tablesOf(data);
+    if (tables.isEmpty()) {
+      return;  // nothing this binding serves
+    }
     if (stage == Stage.BEFORE_LOAD) {
-      List<String> tables = List.of(table, kvTable, PostgisLastLocation.HISTORY, PostgisLastLocation.LKL);
       if (settings.drop()) {
-        steps.step("drop tables", () -> {
-          execute(Schema.drop(table));
-          execute(Schema.drop(kvTable));
-          for (String ddl : PostgisLastLocation.dropTables()) {
-            execute(ddl);
-          }
-          return Map.of("tables", tables);
-        });
+        steps.step("drop tables", () -> dropTables(tables));
       }
-      checkLayout(table);
-      if (cells.partitioned()) {
-        steps.step("create cell partitions", this::createCellPartitions);
+      if (geo) {
+        checkLayout(table);
+        if (cells.partitioned()) {
+          steps.step("create cell partitions", this::createCellPartitions);
+        }
       }
-      // The tables of every workload this binding serves: each is small until a load fills it.
-      steps.step("create tables", () -> {
-        for (String ddl : Schema.createRestaurants(table)) {
-          execute(ddl);
-        }
-        execute(Schema.createKeyValue(kvTable));
-        for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit(), llSettings.nearQueries())) {
-          execute(ddl);
-        }
-        // An index from an earlier preparation stays (preparation never drops what it did not create now).
-        boolean kept = !llSettings.nearQueries() && relationExists(PostgisLastLocation.LKL_INDEX);
-        return Map.of("tables", tables, "historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT),
-            "lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
-                : kept ? "none built (no LKL_NEAR in the mix), but an earlier GiST index is kept: every upsert pays for"
-                    + " it; load with postgis.drop=true to go without"
-                : "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
-      });
+      steps.step("create tables", () -> createTables(data, tables));
       if (!settings.drop() && !settings.append()) {
-        steps.step("check for rows", () -> refuseExistingRows(loadedTables(table, kvTable)));
+        steps.step("check for rows", () -> refuseExistingRows(tables));
       }
-      if (!settings.indexAfterLoad()) {
+      if (geo && !settings.indexAfterLoad()) {
         steps.step("create GiST index", () -> indexDetails(table));
       }
       return;
     }
-    if (settings.indexAfterLoad()) {
+    if (geo && settings.indexAfterLoad()) {
       steps.step("create GiST index", () -> indexDetails(table));
     }
     steps.step("analyze", () -> {
-      execute("ANALYZE " + table);
-      return Map.of();
+      for (String t : tables) {
+        execute("ANALYZE " + t);
+      }
+      return Map.of("tables", tables);
     });
-    steps.step("count rows", () -> Map.of("rows", count(table)));
+    steps.step("count rows", () -> {
+      Map<String, Object> rows = new LinkedHashMap<>();
+      long total = 0;
+      for (String t : tables) {
+        long n = count(t);
+        rows.put(t, n);
+        total += n;
+      }
+      return Map.of("rows", total, "perTable", rows);
+    });
+  }
+
+  /** The tables of the given roles, in a fixed order (the binding serves three workloads, each with its own). */
+  private List<String> tablesOf(Set<DataRole> data) {
+    List<String> tables = new java.util.ArrayList<>();
+    if (data.contains(GeoContract.RESTAURANTS)) {
+      tables.add(settings.table());
+    }
+    if (data.contains(DataRole.KEY_VALUE)) {
+      tables.add(checked(getProperties().getProperty("table", "usertable")));
+    }
+    if (data.contains(LastLocationContract.HISTORY)) {
+      tables.add(PostgisLastLocation.HISTORY);
+    }
+    if (data.contains(LastLocationContract.LAST_KNOWN)) {
+      tables.add(PostgisLastLocation.LKL);
+    }
+    return tables;
+  }
+
+  /** Drops the given tables (History's partitions with it), saying how many rows each held. */
+  private Map<String, Object> dropTables(List<String> tables) throws SQLException {
+    Map<String, Object> dropped = new LinkedHashMap<>();
+    List<String> absent = new java.util.ArrayList<>();
+    for (String t : tables) {
+      if (!relationExists(t)) {
+        absent.add(t);
+        continue;
+      }
+      long rows = count(t);
+      execute(Schema.drop(t) + (t.equals(PostgisLastLocation.HISTORY) ? " CASCADE" : ""));
+      dropped.put(t, rows);
+      LOG.info("Dropped table {} ({} rows) ({}=true).", t, String.format(java.util.Locale.ROOT, "%,d", rows),
+          PostgisSettings.DROP);
+    }
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("tables", tables);
+    details.put("dropped", dropped);
+    details.put("absent", absent);
+    return details;
+  }
+
+  private Map<String, Object> createTables(Set<DataRole> data, List<String> tables) throws SQLException {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("tables", tables);
+    if (data.contains(GeoContract.RESTAURANTS)) {
+      for (String ddl : Schema.createRestaurants(settings.table())) {
+        execute(ddl);
+      }
+    }
+    if (data.contains(DataRole.KEY_VALUE)) {
+      execute(Schema.createKeyValue(checked(getProperties().getProperty("table", "usertable"))));
+    }
+    if (data.contains(LastLocationContract.HISTORY) || data.contains(LastLocationContract.LAST_KNOWN)) {
+      for (String ddl : PostgisLastLocation.createTables(llSettings.historySplit(), llSettings.nearQueries())) {
+        execute(ddl);
+      }
+      // An index from an earlier preparation stays (preparation never drops what it did not create now).
+      boolean kept = !llSettings.nearQueries() && relationExists(PostgisLastLocation.LKL_INDEX);
+      details.put("historySplit", llSettings.historySplit().name().toLowerCase(java.util.Locale.ROOT));
+      details.put("lklIndex", llSettings.nearQueries() ? "GiST on " + PostgisLastLocation.LKL + ".location"
+          : kept ? "none built (no LKL_NEAR in the mix), but an earlier GiST index is kept: every upsert pays for"
+              + " it; load with postgis.drop=true to go without"
+          : "none: no LKL_NEAR in the mix (ll.read.proportion.near=0)");
+    }
+    return details;
   }
 
   private void checkLayout(String table) throws DBException {
@@ -444,18 +508,6 @@ public final class PostgisDB extends DB
       execute(ddl);
     }
     return cells.describe(ranges);
-  }
-
-  /** The tables the workload's load fills (the binding serves three workloads, each with its own). */
-  private List<String> loadedTables(String table, String kvTable) {
-    String workload = getProperties().getProperty("workload", "");
-    if (workload.equals(GeoWorkload.class.getName())) {
-      return List.of(table);
-    }
-    if (workload.equals(LastLocationWorkload.class.getName())) {
-      return List.of(PostgisLastLocation.HISTORY, PostgisLastLocation.LKL);
-    }
-    return List.of(kvTable);
   }
 
   /**

@@ -71,7 +71,7 @@ class NearQueryPlanTest {
         throw new DBException(e);
       }
     };
-    db.prepare(Preparable.Stage.BEFORE_LOAD, run);
+    db.prepare(Preparable.Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), run);
     for (long k = 0; k < dataset.size(); k++) {
       assertThat(db.insertRestaurant(dataset.restaurant(k))).isIn(Status.OK, Status.BATCHED_OK);
     }
@@ -84,7 +84,7 @@ class NearQueryPlanTest {
     p.setProperty(PostgisSettings.DROP, "false");
     db.setProperties(p);
     db.init();
-    db.prepare(Preparable.Stage.AFTER_LOAD, run);
+    db.prepare(Preparable.Stage.AFTER_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), run);
     Properties geo = new Properties();
     geo.setProperty("geo.radius.min", "5000");
     geo.setProperty("geo.radius.max", "50000");

@@ -191,7 +191,8 @@ class PostgisCellsOracleTest extends PostgisOracleTest {
     db.init();
     try {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> db.prepare(
-              org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+              org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD,
+                  java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), (name, work) -> {
                 try {
                   work.run();
                 } catch (Exception e) {

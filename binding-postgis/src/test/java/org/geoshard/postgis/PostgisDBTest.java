@@ -141,7 +141,8 @@ class PostgisDBTest {
     db.setProperties(p);
     db.init();
     try {
-      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, recording(new java.util.HashMap<>()));
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD,
+          java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), recording(new java.util.HashMap<>()));
       Map<String, Object> topology = db.topology();
       assertThat(topology).containsEntry("kind", "postgresql").containsEntry("table", "t_topo").containsEntry("rows", 0L);
       assertThat((String) topology.get("postgis")).startsWith("3.");
@@ -159,8 +160,10 @@ class PostgisDBTest {
     try {
       Map<String, Map<String, Object>> details = new java.util.HashMap<>();
       org.geoshard.harness.api.Preparable.Steps steps = recording(details);
-      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, steps);
-      db.prepare(org.geoshard.harness.api.Preparable.Stage.AFTER_LOAD, steps);
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD,
+          java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), steps);
+      db.prepare(org.geoshard.harness.api.Preparable.Stage.AFTER_LOAD,
+          java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), steps);
       // pg_partition_tree returns no row for a plain index: the size used to be summed over nothing (0).
       long indexBytes = count("SELECT pg_relation_size('" + Schema.locationIndex("t_bytes") + "')");
       assertThat(indexBytes).isPositive();

@@ -45,7 +45,9 @@ class PostgisLastLocationTest {
   }
 
   private static void prepare(PostgisDB db) throws DBException {
-    db.prepare(Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+    db.prepare(Preparable.Stage.BEFORE_LOAD,
+        java.util.Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+            org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN), (name, work) -> {
       try {
         work.run();
       } catch (Exception e) {
@@ -194,7 +196,9 @@ class PostgisLastLocationTest {
     Map<String, Object> created = new HashMap<>();
     PostgisDB db = open("workload", LastLocationWorkload.class.getName());
     try {
-      db.prepare(Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+      db.prepare(Preparable.Stage.BEFORE_LOAD,
+          java.util.Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+              org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN), (name, work) -> {
         try {
           Map<String, Object> details = work.run();
           if (name.equals("create tables")) {

@@ -57,7 +57,7 @@ class PostgisOracleTest {
         throw new DBException(e);
       }
     };
-    db.prepare(Preparable.Stage.BEFORE_LOAD, run);
+    db.prepare(Preparable.Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), run);
     for (long k = 0; k < dataset.size(); k++) {
       Restaurant r = dataset.restaurant(k);
       all.add(r);
@@ -68,7 +68,7 @@ class PostgisOracleTest {
     p.setProperty(PostgisSettings.DROP, "false");
     db.setProperties(p);
     db.init();
-    db.prepare(Preparable.Stage.AFTER_LOAD, run);
+    db.prepare(Preparable.Stage.AFTER_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), run);
     Properties geo = new Properties();
     geo.setProperty("geo.radius.min", "200");
     geo.setProperty("geo.radius.max", "20000");

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.bson.Document;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.mongodb.MongoSettings.IndexWhen;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /**
@@ -37,6 +39,7 @@ import site.ycsb.DBException;
  * as one chunk on the primary shard; the binding does not guess split points for it.
  */
 final class ClusterPreparation {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterPreparation.class);
   private static final int NAMESPACE_EXISTS = 48;
   private static final int ALREADY_INITIALIZED = 23;
 
@@ -97,24 +100,48 @@ final class ClusterPreparation {
   }
 
   private boolean exists() {
-    return database.listCollectionNames().into(new ArrayList<>()).contains(settings.collection());
+    return exists(settings.collection());
+  }
+
+  private boolean exists(String collection) {
+    return database.listCollectionNames().into(new ArrayList<>()).contains(collection);
   }
 
   Map<String, Object> drop() {
-    boolean existed = exists();
-    if (existed) {
-      database.getCollection(settings.collection()).drop();
-    }
-    Map<String, Object> details = details();
+    return drop(settings.collection());
+  }
+
+  /** Drops one collection of the database if it exists, saying how many documents it held. */
+  Map<String, Object> drop(String collection) {
+    boolean existed = exists(collection);
+    Map<String, Object> details = details(collection);
     details.put("existed", existed);
+    if (existed) {
+      details.put("documents", dropCounted(database, collection));
+    }
     return details;
   }
 
+  /** Drops a collection that exists, logging and returning how many documents it held. */
+  static long dropCounted(MongoDatabase database, String collection) {
+    MongoCollection<Document> target = database.getCollection(collection);
+    long documents = target.countDocuments();
+    target.drop();
+    LOG.info("Dropped collection {}.{} ({} documents) ({}=true).", database.getName(), collection,
+        String.format(java.util.Locale.ROOT, "%,d", documents), MongoSettings.DROP);
+    return documents;
+  }
+
   Map<String, Object> create() {
+    return create(settings.collection());
+  }
+
+  /** Creates a collection of the database unless it exists. */
+  Map<String, Object> create(String collection) {
     boolean created = false;
-    if (!exists()) {
+    if (!exists(collection)) {
       try {
-        database.createCollection(settings.collection());
+        database.createCollection(collection);
         created = true;
       } catch (MongoCommandException e) {
         if (e.getErrorCode() != NAMESPACE_EXISTS) {
@@ -122,9 +149,24 @@ final class ClusterPreparation {
         }
       }
     }
-    Map<String, Object> details = details();
+    Map<String, Object> details = details(collection);
     details.put("created", created);
     return details;
+  }
+
+  /**
+   * Prepares YCSB's key-value collection (the {@code table} property) before a load: dropped when asked,
+   * then created. Nothing geographic: no 2dsphere index, no shard key ({@code mongodb.shardkey} is the
+   * geo collection's).
+   */
+  void prepareKeyValue(Preparable.Stage stage, Preparable.Steps steps, String collection) throws DBException {
+    if (stage != Preparable.Stage.BEFORE_LOAD) {
+      return;
+    }
+    if (settings.drop()) {
+      steps.step("drop collection " + collection, () -> drop(collection));
+    }
+    steps.step("create collection " + collection, () -> create(collection));
   }
 
   Map<String, Object> shard() throws DBException {
@@ -253,8 +295,12 @@ final class ClusterPreparation {
   }
 
   private Map<String, Object> details() {
+    return details(settings.collection());
+  }
+
+  private Map<String, Object> details(String collection) {
     Map<String, Object> details = new LinkedHashMap<>();
-    details.put("namespace", settings.namespace());
+    details.put("namespace", settings.database() + "." + collection);
     details.put("server", facts.describe());
     return details;
   }

@@ -63,16 +63,15 @@ final class LastLocationPreparation {
     List<String> histories = historyCollections();
     if (drop) {
       steps.step("drop last-location collections", () -> {
-        List<String> dropped = new ArrayList<>();
+        Map<String, Object> dropped = new LinkedHashMap<>();
         for (String name : database.listCollectionNames()) {
           if ((name.equals(settings.lkl()) && lklWhere == null) || name.equals(settings.history()) || isSplitOfHistory(name)) {
-            database.getCollection(name).drop();
-            dropped.add(name);
+            dropped.put(name, ClusterPreparation.dropCounted(database, name));
           }
         }
-        if (lklWhere != null) {
-          lklDatabase.getCollection(settings.lkl()).drop();
-          dropped.add(settings.lkl() + " (" + lklWhere + ")");
+        if (lklWhere != null
+            && lklDatabase.listCollectionNames().into(new ArrayList<>()).contains(settings.lkl())) {
+          dropped.put(settings.lkl() + " (" + lklWhere + ")", ClusterPreparation.dropCounted(lklDatabase, settings.lkl()));
         }
         return Map.of("dropped", dropped);
       });

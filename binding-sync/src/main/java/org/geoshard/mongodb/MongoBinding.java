@@ -9,12 +9,12 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
-import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
@@ -23,7 +23,6 @@ import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
-import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import site.ycsb.ByteIterator;
@@ -88,9 +87,6 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       path.warmUp(getProperties().getProperty("table", "usertable"));
       operations = new MongoOperations(settings, cellKey, llSettings, path, control().entry(), failureLog());
       operations.batchOutcomeListener(listener);
-      // A run of the geo workload, known as such: check the collection now, before any thread starts measuring.
-      operations.checkBeforeStart(Boolean.TRUE.equals(settings.doTransactions())
-          && GeoWorkload.class.getName().equals(getProperties().getProperty("workload")));
     } catch (DBException | RuntimeException e) {
       operations = null;
       releaseLkl();
@@ -165,13 +161,19 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
 
   // ---- preparation and topology, on the sync client of mongodb.url ----
 
-  /** Prepares the collections of the workload being loaded: the location stream's, or the restaurants'. */
+  /**
+   * Prepares the collections of the roles the workload declares, and no other: the location stream's,
+   * the restaurants', YCSB's key-value collection. A drop removes only those.
+   */
   @Override
-  public void prepare(Stage stage, Steps steps) throws DBException {
+  public void prepare(Stage stage, Set<DataRole> data, Steps steps) throws DBException {
     SharedClients.Lease lease = control();
     ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
     Properties p = getProperties();
-    if (LastLocationWorkload.class.getName().equals(p.getProperty("workload"))) {
+    if (data.contains(DataRole.KEY_VALUE)) {
+      cluster.prepareKeyValue(stage, steps, p.getProperty("table", "usertable"));
+    }
+    if (data.contains(LastLocationContract.HISTORY) || data.contains(LastLocationContract.LAST_KNOWN)) {
       long clockStart;
       try {
         clockStart = LastLocationSettings.fromProperties(p).clockStartMs();
@@ -186,14 +188,22 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
             new ClusterPreparation(lklLease.client(), lklLease.facts(), lklSettings), database(lklLease, lklSettings),
             lklSettings.maskedUrl(), llSettings, clockStart, settings.drop()).prepare(stage, steps);
       }
-    } else {
-      // A load of the geo workload (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
-      boolean geoLoad = Boolean.FALSE.equals(settings.doTransactions())
-          && GeoWorkload.class.getName().equals(p.getProperty("workload"));
-      cluster.prepare(stage, steps, geoLoad ? LoadRange.of(p) : null);
+    }
+    if (data.contains(GeoContract.RESTAURANTS)) {
+      // A load (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
+      boolean load = Boolean.FALSE.equals(settings.doTransactions());
+      cluster.prepare(stage, steps, load ? LoadRange.of(p) : null);
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }
+    }
+  }
+
+  /** A run of the restaurants checks their collection and its 2dsphere index once, before any thread starts. */
+  @Override
+  public void checkBeforeRun(Set<DataRole> data) throws DBException {
+    if (data.contains(GeoContract.RESTAURANTS)) {
+      operations.checkBeforeStart(true);
     }
   }
 

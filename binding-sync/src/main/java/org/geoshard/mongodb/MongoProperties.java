@@ -16,7 +16,7 @@ public final class MongoProperties implements PropertyCatalog {
   @Override
   public Set<String> names() {
     return Set.of(MongoSettings.URL, MongoSettings.COLLECTION, MongoSettings.WRITE_CONCERN, MongoSettings.READ_PREFERENCE,
-        MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.TIMEOUT_MS, MongoSettings.INDEX_TIMEOUT_MS,
+        MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.CONNECT_WAIT, MongoSettings.TIMEOUT_MS, MongoSettings.INDEX_TIMEOUT_MS,
         MongoSettings.MAX_CONNECTIONS, MongoSettings.UPSERT,
         MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
         MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.MAX_DISTANCE, MongoSettings.DO_TRANSACTIONS,

@@ -30,6 +30,9 @@ public final class MongoSettings {
   public static final String READ_PREFERENCE = "mongodb.readPreference";
   public static final String SERVER_SELECTION_TIMEOUT = "mongodb.serverSelectionTimeout";
   public static final String TIMEOUT_MS = "mongodb.timeout.ms";
+  /** How long the first contact of a phase waits for a server (not the requests of a run: those wait serverSelectionTimeout). */
+  public static final String CONNECT_WAIT = "mongodb.connect.wait.s";
+  public static final long DEFAULT_CONNECT_WAIT_SECONDS = 30;
   public static final String INDEX_TIMEOUT_MS = "mongodb.index.timeout.ms";
   public static final String MAX_CONNECTIONS = "mongodb.maxconnections";
   public static final String UPSERT = "mongodb.upsert";
@@ -129,6 +132,7 @@ public final class MongoSettings {
   private final long serverSelectionTimeoutMs;
   private final long timeoutMs;
   private final long indexTimeoutMs;
+  private final long connectWaitMs;
   private final Integer maxConnections;
   private final Integer clientThreads;
   private final int poolSize;
@@ -160,6 +164,7 @@ public final class MongoSettings {
     /** Null: the URL's timeoutMS, else the default. */
     private Long timeoutMs;
     private long indexTimeoutMs = DEFAULT_INDEX_TIMEOUT_MS;
+    private long connectWaitMs = TimeUnit.SECONDS.toMillis(DEFAULT_CONNECT_WAIT_SECONDS);
     private Integer maxConnections;
     private Integer clientThreads;
     private Integer batchSize;
@@ -222,6 +227,15 @@ public final class MongoSettings {
     /** The deadline of the 2dsphere index build (a request of its own); default 2 hours, at least 1 ms. */
     public Builder indexTimeout(long timeout, TimeUnit unit) {
       this.indexTimeoutMs = unit.toMillis(timeout);
+      return this;
+    }
+
+    /**
+     * How long the first contact with the server waits before the phase fails; default 30 s, at least
+     * 1 s. A run's requests wait {@link #serverSelectionTimeout} instead.
+     */
+    public Builder connectWait(long wait, TimeUnit unit) {
+      this.connectWaitMs = unit.toMillis(wait);
       return this;
     }
 
@@ -344,6 +358,9 @@ public final class MongoSettings {
       problems.add("Property '" + READ_PREFERENCE + "' (" + b.readPreference.getName() + ") disagrees with the readPreference of '"
           + URL + "' (" + cs.getReadPreference().getName() + "); set it in one place.");
     }
+    if (b.connectWaitMs < 1000) {
+      problems.add("Property '" + CONNECT_WAIT + "' must be at least 1 second, but is " + b.connectWaitMs + " ms.");
+    }
     if (b.serverSelectionTimeoutMs != null && b.serverSelectionTimeoutMs < 1000) {
       problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' must be at least 1 second, but is "
           + b.serverSelectionTimeoutMs + " ms.");
@@ -418,6 +435,7 @@ public final class MongoSettings {
         : TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
     this.timeoutMs = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
     this.indexTimeoutMs = b.indexTimeoutMs;
+    this.connectWaitMs = b.connectWaitMs;
     this.maxConnections = b.maxConnections;
     this.clientThreads = b.clientThreads;
     Integer urlPool = cs == null ? null : cs.getMaxConnectionPoolSize();
@@ -466,6 +484,7 @@ public final class MongoSettings {
         .url(in.string(URL, DEFAULT_URL))
         .collection(in.string(COLLECTION, DEFAULT_COLLECTION))
         .indexTimeout(in.longAtLeast(INDEX_TIMEOUT_MS, DEFAULT_INDEX_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS)
+        .connectWait(in.longAtLeast(CONNECT_WAIT, DEFAULT_CONNECT_WAIT_SECONDS, 1), TimeUnit.SECONDS)
         .upsert(in.bool(UPSERT, false))
         .drop(in.bool(DROP, false))
         .indexWhen(in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class))
@@ -594,6 +613,11 @@ public final class MongoSettings {
   /** Null: the URL's, or primary. */
   public ReadPreference readPreference() {
     return readPreference;
+  }
+
+  /** How long the first contact of a phase waits for a server ({@value #CONNECT_WAIT}). */
+  public long connectWait(TimeUnit unit) {
+    return unit.convert(connectWaitMs, TimeUnit.MILLISECONDS);
   }
 
   public long serverSelectionTimeout(TimeUnit unit) {

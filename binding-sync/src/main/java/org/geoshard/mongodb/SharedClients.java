@@ -26,7 +26,8 @@ import site.ycsb.DBException;
  */
 public final class SharedClients {
   private static final Logger LOG = LoggerFactory.getLogger(SharedClients.class);
-  private static final Object LOCK = new Object();
+  /** A lock, not a monitor: a thread waiting behind another's first contact can be interrupted (Ctrl-C). */
+  private static final java.util.concurrent.locks.ReentrantLock LOCK = new java.util.concurrent.locks.ReentrantLock();
   /** Open clients by {@link MongoSettings#clientKey()}; guarded by LOCK. */
   private static final Map<String, Entry> OPEN = new HashMap<>();
   /** Failures to open, kept for one server selection timeout so that the other threads fail at once; guarded by LOCK. */
@@ -83,7 +84,8 @@ public final class SharedClients {
 
     @Override
     public void close() {
-      synchronized (LOCK) {
+      LOCK.lock();
+      try {
         if (closed) {
           return;
         }
@@ -93,6 +95,8 @@ public final class SharedClients {
           entry.client.close();
           LOG.debug("Closed the MongoDB client of {}", Secrets.maskText(entry.effectiveUrl));
         }
+      } finally {
+        LOCK.unlock();
       }
     }
   }
@@ -104,7 +108,13 @@ public final class SharedClients {
    */
   public static Lease acquire(MongoSettings settings) throws DBException {
     String key = settings.clientKey();
-    synchronized (LOCK) {
+    try {
+      LOCK.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + settings.maskedUrl() + ".");
+    }
+    try {
       Entry entry = OPEN.get(key);
       if (entry == null) {
         RecentFailure failure = FAILED.get(key);
@@ -123,6 +133,8 @@ public final class SharedClients {
       }
       entry.references++;
       return new Lease(key, entry);
+    } finally {
+      LOCK.unlock();
     }
   }
 
@@ -133,8 +145,11 @@ public final class SharedClients {
 
   /** Open clients (for tests: every binding instance let go of its client). */
   static int openClients() {
-    synchronized (LOCK) {
+    LOCK.lock();
+    try {
       return OPEN.size();
+    } finally {
+      LOCK.unlock();
     }
   }
 
@@ -160,6 +175,14 @@ public final class SharedClients {
     MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
     warnIfPoolTooSmall(settings, url);
+    try {
+      // The first contact waits mongodb.connect.wait.s, saying so, not the run's server selection timeout.
+      FirstContact.await(client, settings, cs.getHosts(), settings.throwaway() == null ? settings.maskedUrl()
+          : settings.maskedUrl() + " (" + Secrets.maskText(url) + ")");
+    } catch (MongoStartException e) {
+      client.close();
+      throw e;
+    }
     try {
       ServerFacts facts = ServerFacts.read(client);
       LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));

@@ -67,7 +67,7 @@ class CellKeyContainerTest {
       loader.setProperties(p);
       loader.init();
       RecordingSteps before = new RecordingSteps();
-      loader.prepare(Stage.BEFORE_LOAD, before);
+      loader.prepare(Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), before);
       Map<String, Object> placed = before.steps.get("place cell ranges");
       assertThat(placed).isNotNull().containsEntry("command", image.equals("mongo:5.0") ? "moveChunk" : "moveRange");
       assertThat((long[]) placed.get("lowerBounds")).containsExactly(ranges.lowerBounds());
@@ -83,9 +83,10 @@ class CellKeyContainerTest {
       again.setProperty("mongodb.drop", "false");
       MongoGeoBinding covered = binding(again, true);
       RecordingSteps second = new RecordingSteps();
-      covered.prepare(Stage.BEFORE_LOAD, second);
+      covered.prepare(Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), second);
       assertThat(second.steps.get("place cell ranges")).containsEntry("splits", 0).containsEntry("moves", 0);
-      covered.prepare(Stage.AFTER_LOAD, new RecordingSteps());
+      covered.prepare(Stage.AFTER_LOAD,
+          java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), new RecordingSteps());
       MongoGeoBinding plain = binding(again, false);
 
       try (MongoClient client = MongoClients.create(cluster.url("ycsb"))) {

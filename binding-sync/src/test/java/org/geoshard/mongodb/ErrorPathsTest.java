@@ -59,9 +59,9 @@ class ErrorPathsTest {
     long start = System.nanoTime();
     assertThatThrownBy(() -> binding(p).init())
         .isInstanceOf(MongoStartException.class)
-        .hasMessage("No MongoDB server answered at mongodb://bench:****@127.0.0.1:" + port + "/ycsb within 1 s (tried 127.0.0.1:"
-            + port + ": Connection refused); check mongodb.url and that the server runs (mongodb.serverSelectionTimeout "
-            + "sets how long to wait).")
+        .hasMessage("No MongoDB server answered at mongodb://bench:****@127.0.0.1:" + port + "/ycsb within 1 s"
+            + " (mongodb.serverSelectionTimeout) (tried 127.0.0.1:" + port + ": Connection refused); check mongodb.url"
+            + " and that the server runs.")
         .satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
     long firstMs = (System.nanoTime() - start) / 1_000_000;
     // The upper bound leaves a busy machine plenty of room and still rules out the driver's 30 s default.
@@ -105,7 +105,8 @@ class ErrorPathsTest {
       db.init();
       try {
         List<String> steps = new ArrayList<>();
-        assertThatThrownBy(() -> db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, (name, work) -> {
+        assertThatThrownBy(() -> db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD,
+            java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), (name, work) -> {
           steps.add(name);
           try {
             work.run();
@@ -127,17 +128,31 @@ class ErrorPathsTest {
     }
   }
 
+  private static void checkBeforeRun(MongoGeoBinding db, java.util.Set<org.geoshard.harness.api.DataRole> data)
+      throws DBException {
+    db.init();
+    try {
+      db.checkBeforeRun(data);
+    } finally {
+      db.cleanup();
+    }
+  }
+
   @Test
   void queriesNeedTheCollectionAndItsIndex() throws Exception {
     try (InProcessMongo mongo = new InProcessMongo(); MongoClient client = MongoClients.create(mongo.url("ycsb"))) {
-      Properties run = mongo.properties("workload", GeoWorkload.class.getName(), "dotransactions", "true");
-      // YCSB's own client says "dotransactions=true" for a run: then the binding checks at init.
-      assertThatThrownBy(() -> binding(run).init()).isInstanceOf(MongoStartException.class)
+      Properties run = mongo.properties("dotransactions", "true");
+      // The harness asks once before a run's threads start, for the data the workload declares.
+      java.util.Set<org.geoshard.harness.api.DataRole> geo = java.util.Set.of(
+          org.geoshard.geo.contract.GeoContract.RESTAURANTS);
+      assertThatThrownBy(() -> checkBeforeRun(binding(run), geo)).isInstanceOf(MongoStartException.class)
           .hasMessage("Collection ycsb.restaurants does not exist at " + mongo.url("ycsb")
               + ": load it first (bin/ycsb load mongodb-geo -P <workload>).");
+      // A workload that reads no restaurants (YCSB's own) is not asked for them.
+      checkBeforeRun(binding(run), java.util.Set.of(org.geoshard.harness.api.DataRole.KEY_VALUE));
       client.getDatabase("ycsb").getCollection("restaurants").insertOne(RestaurantDocuments.toDocument(
           new Restaurant(1, "n", "c", "Polish", 2000, 1, 1, "$", false, 1, 2)));
-      assertThatThrownBy(() -> binding(run).init()).isInstanceOf(MongoStartException.class)
+      assertThatThrownBy(() -> checkBeforeRun(binding(run), geo)).isInstanceOf(MongoStartException.class)
           .hasMessage("Collection ycsb.restaurants has no 2dsphere index on 'location', which every near query needs: "
               + "build it with bin/ycsb prepare mongodb-geo --stage after-load -P <workload> (a load with this binding "
               + "builds it by itself).");

@@ -147,9 +147,13 @@ class LastLocationOperationsTest {
     binding.init();
     try {
       RecordingSteps steps = new RecordingSteps();
-      binding.prepare(Preparable.Stage.BEFORE_LOAD, steps);
-      assertThat((List<Object>) steps.steps.get("drop last-location collections").get("dropped"))
-          .containsExactlyInAnyOrder("history", "history_2026_01", "history_2026_02", "lastknownlocation");
+      binding.prepare(Preparable.Stage.BEFORE_LOAD,
+          java.util.Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+          org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN), steps);
+      // What was dropped, each with the documents it held.
+      assertThat((java.util.Map<String, Object>) steps.steps.get("drop last-location collections").get("dropped"))
+          .containsOnly(java.util.Map.entry("history", 1L), java.util.Map.entry("history_2026_01", 1L),
+              java.util.Map.entry("history_2026_02", 1L), java.util.Map.entry("lastknownlocation", 1L));
     } finally {
       binding.cleanup();
     }

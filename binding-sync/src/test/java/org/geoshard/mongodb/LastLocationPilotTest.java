@@ -56,7 +56,9 @@ class LastLocationPilotTest {
     MongoGeoBinding db = binding(p);
     try {
       RecordingSteps steps = new RecordingSteps();
-      db.prepare(Preparable.Stage.BEFORE_LOAD, steps);
+      db.prepare(Preparable.Stage.BEFORE_LOAD,
+          java.util.Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+              org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN), steps);
       return steps.steps;
     } finally {
       db.cleanup();

@@ -8,9 +8,13 @@ import com.mongodb.client.MongoCollection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.bson.Document;
+import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.Preparable.Stage;
+import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,16 +45,61 @@ class PreparationTest {
   }
 
   private Map<String, Map<String, Object>> prepare(Stage stage, String... pairs) throws Exception {
+    return prepare(stage, Set.of(GeoContract.RESTAURANTS), pairs);
+  }
+
+  private Map<String, Map<String, Object>> prepare(Stage stage, Set<DataRole> data, String... pairs) throws Exception {
     MongoGeoBinding db = new MongoGeoBinding();
     db.setProperties(mongo.properties(pairs));
     db.init();
     try {
       RecordingSteps steps = new RecordingSteps();
-      db.prepare(stage, steps);
+      db.prepare(stage, data, steps);
       return steps.steps;
     } finally {
       db.cleanup();
     }
+  }
+
+  private List<String> collections() {
+    return client.getDatabase("ycsb").listCollectionNames().into(new ArrayList<>());
+  }
+
+  @Test
+  void aKeyValueLoadPreparesItsTableAndNothingGeographic() throws Exception {
+    Map<String, Map<String, Object>> before = prepare(Stage.BEFORE_LOAD, Set.of(DataRole.KEY_VALUE));
+    assertThat(before.keySet()).containsExactly("create collection usertable");
+    assertThat(before.get("create collection usertable")).containsEntry("namespace", "ycsb.usertable")
+        .containsEntry("created", true);
+    assertThat(prepare(Stage.AFTER_LOAD, Set.of(DataRole.KEY_VALUE))).as("no 2dsphere index").isEmpty();
+    assertThat(collections()).containsExactly("usertable");
+    assertThat(client.getDatabase("ycsb").getCollection("usertable").listIndexes().into(new ArrayList<>()))
+        .extracting(i -> i.getString("name")).containsExactly("_id_");
+  }
+
+  @Test
+  void aDropRemovesOnlyTheLoadedWorkloadsCollectionsAndCountsThem() throws Exception {
+    for (int k = 0; k < 3; k++) {
+      restaurants().insertOne(new Document("_id", (long) k));
+    }
+    client.getDatabase("ycsb").getCollection("usertable").insertOne(new Document("_id", "user1"));
+    client.getDatabase("ycsb").getCollection("history").insertOne(new Document("UserId", "u1"));
+
+    Map<String, Map<String, Object>> kv = prepare(Stage.BEFORE_LOAD, Set.of(DataRole.KEY_VALUE), "mongodb.drop", "true");
+    assertThat(kv.get("drop collection usertable")).containsEntry("existed", true).containsEntry("documents", 1L);
+    assertThat(restaurants().countDocuments()).isEqualTo(3);
+
+    Map<String, Map<String, Object>> ll = prepare(Stage.BEFORE_LOAD,
+        Set.of(LastLocationContract.HISTORY, LastLocationContract.LAST_KNOWN), "mongodb.drop", "true");
+    assertThat(ll.get("drop last-location collections")).containsEntry("dropped", Map.of("history", 1L));
+    assertThat(restaurants().countDocuments()).as("the geo collection after a last-location drop").isEqualTo(3);
+    assertThat(collections()).contains("restaurants", "usertable");
+
+    Map<String, Map<String, Object>> geo = prepare(Stage.BEFORE_LOAD, "mongodb.drop", "true");
+    assertThat(geo.get("drop collection")).containsEntry("existed", true).containsEntry("documents", 3L);
+    assertThat(restaurants().countDocuments()).isZero();
+    assertThat(client.getDatabase("ycsb").getCollection("usertable").countDocuments()).isZero();
+    assertThat(collections()).contains("usertable", "history", "restaurants");
   }
 
   private List<String> indexNames() {

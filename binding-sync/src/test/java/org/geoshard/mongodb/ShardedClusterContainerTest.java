@@ -128,8 +128,8 @@ class ShardedClusterContainerTest {
       RecordingSteps before = new RecordingSteps();
       RecordingSteps after = new RecordingSteps();
       try {
-        again.prepare(Stage.BEFORE_LOAD, before);
-        again.prepare(Stage.AFTER_LOAD, after);
+        again.prepare(Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), before);
+        again.prepare(Stage.AFTER_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), after);
       } finally {
         again.cleanup();
       }

@@ -65,20 +65,30 @@ class StallTest {
     return p;
   }
 
-  @Test
-  void aStalledServerEndsEachRequestAtItsDeadlineAsAnErrorAndTheRunAtItsTime() throws Exception {
+  /** Loads the records through the proxy while it still forwards. */
+  private void load() throws Exception {
     Properties load = properties("load");
     assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, load, "stall"), load,
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
+  }
+
+  /** Runs the phase, the proxy stalling 1.5 s after its start. */
+  private RunResult runStallingAfterASecondAndAHalf(Properties run) throws Exception {
+    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
+    return new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+  }
+
+  @Test
+  void aStalledServerEndsEachRequestAtItsDeadlineAsAnErrorAndTheRunAtItsTime() throws Exception {
+    load();
 
     Properties run = properties("run");
     run.setProperty("mongodb.timeout.ms", "2000");  // the load had the default; a busy machine still connects in 2 s
     run.setProperty("operationcount", "0");
     run.setProperty("maxexecutiontime", "4");
-    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
     long start = System.nanoTime();
-    RunResult result = new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
-        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    RunResult result = runStallingAfterASecondAndAHalf(run);
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
 
     // Well within maxexecutiontime + the stop's grace (4 + 30 s): nobody waited for the grace.
@@ -99,9 +109,7 @@ class StallTest {
 
   @Test
   void aRampStopsOnTheRequestsAStalledServerNeverAnswered() throws Exception {
-    Properties load = properties("load");
-    assertThat(new Runner(RunSettings.fromProperties(Phase.LOAD, load, "stall"), load,
-        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
+    load();
 
     Properties run = properties("ramp");
     run.setProperty("mongodb.timeout.ms", "2000");
@@ -115,9 +123,7 @@ class StallTest {
     run.setProperty("sla.timeout.ms", "1500");
     run.setProperty("sla.maxerrors", "1000000");
     run.setProperty("maxexecutiontime", "30");
-    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
-    RunResult result = new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
-        new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
+    RunResult result = runStallingAfterASecondAndAHalf(run);
     // The stalled reads end at their 2 s deadline, longer than sla.timeout.ms: the step they end in ends the search.
     assertThat(result.stopReason()).isEqualTo(StopReason.TIMEOUT);
     StepRecord last = result.ramp().steps().get(result.ramp().steps().size() - 1);

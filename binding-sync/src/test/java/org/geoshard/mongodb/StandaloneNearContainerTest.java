@@ -50,7 +50,8 @@ class StandaloneNearContainerTest {
     MongoGeoBinding db = new MongoGeoBinding();
     db.setProperties(p);
     db.init();
-    db.prepare(Stage.BEFORE_LOAD, new RecordingSteps());
+    db.prepare(Stage.BEFORE_LOAD,
+        java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), new RecordingSteps());
     for (long k = 0; k < dataset.size(); k++) {
       assertThat(db.insertRestaurant(dataset.restaurant(k))).isIn(Status.OK, Status.BATCHED_OK);
     }
@@ -59,7 +60,7 @@ class StandaloneNearContainerTest {
     queries.setProperties(p);
     queries.init();
     RecordingSteps after = new RecordingSteps();
-    queries.prepare(Stage.AFTER_LOAD, after);
+    queries.prepare(Stage.AFTER_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), after);
     assertThat(after.steps).containsKey("2dsphere index");
     return queries;
   }

@@ -17,6 +17,8 @@ import org.geoshard.geo.query.QueryGenerator;
 import org.geoshard.geo.query.QuerySession;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.api.KnowsInsertCount;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.config.ConfigException;
@@ -34,7 +36,7 @@ import site.ycsb.WorkloadException;
  * performs search sessions, one query per operation: {@code GEO_NEAR}, {@code GEO_NEAR_FILTERED},
  * {@code GEO_NEXT_PAGE}. Bindings serve it by implementing {@link GeoContract}.
  */
-public final class GeoWorkload extends Workload implements RequiresContracts, KnowsInsertCount {
+public final class GeoWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount {
   private static final Logger LOG = LoggerFactory.getLogger(GeoWorkload.class);
 
   private GeoSettings settings;
@@ -80,6 +82,12 @@ public final class GeoWorkload extends Workload implements RequiresContracts, Kn
   @Override
   public long insertCount() {
     return insertCount;
+  }
+
+  /** What a load fills and a run reads; no other data is prepared, dropped or counted for it. */
+  @Override
+  public Set<DataRole> dataRoles() {
+    return Set.of(GeoContract.RESTAURANTS);
   }
 
   @Override

@@ -11,6 +11,8 @@ import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.Outcome;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.api.ThreadGroups;
@@ -43,7 +45,7 @@ import site.ycsb.WorkloadException;
  * the main {@code threadcount} threads read in a closed loop, and {@code ll.writers} writer threads
  * offer {@code ll.insert.rate} events per second (open loop), or walk through {@code ll.sweep.rates}.
  */
-public final class LastLocationWorkload extends Workload implements RequiresContracts, KnowsInsertCount, ThreadGroups {
+public final class LastLocationWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount, ThreadGroups {
   private static final Logger LOG = LoggerFactory.getLogger(LastLocationWorkload.class);
   public static final String WRITERS_GROUP = "writers";
 
@@ -88,6 +90,12 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
   @Override
   public long insertCount() {
     return insertCount;
+  }
+
+  /** What a load fills and a run reads; no other data is prepared, dropped or counted for it. */
+  @Override
+  public Set<DataRole> dataRoles() {
+    return Set.of(LastLocationContract.HISTORY, LastLocationContract.LAST_KNOWN);
   }
 
   @Override

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.mongodb.FailureLog;
 import org.geoshard.mongodb.MongoBinding;
@@ -91,8 +93,8 @@ public final class MongoAsyncBinding extends MongoBinding {
 
   /** binding-sync's preparation (collections, sharding, indexes), then the routing tables read again. */
   @Override
-  public void prepare(Stage stage, Steps steps) throws DBException {
-    super.prepare(stage, steps);
+  public void prepare(Stage stage, Set<DataRole> data, Steps steps) throws DBException {
+    super.prepare(stage, data, steps);
     router.refreshAll("onDemand");
   }
 

@@ -1,6 +1,7 @@
 package org.geoshard.geo.contract;
 
 import java.util.List;
+import org.geoshard.harness.api.DataRole;
 import site.ycsb.Status;
 
 /**
@@ -8,6 +9,8 @@ import site.ycsb.Status;
  * thread (YCSB's contract), so implementations may keep per-thread buffers.
  */
 public interface GeoContract {
+  /** The restaurants the geo workload loads and queries (a binding's geo collection or table). */
+  DataRole RESTAURANTS = new DataRole("geo restaurants");
 
   /**
    * Stores one restaurant. A binding may buffer up to its batch size and return

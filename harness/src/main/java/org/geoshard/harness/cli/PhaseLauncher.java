@@ -84,11 +84,15 @@ public final class PhaseLauncher {
   }
 
   private int run(Runner runner) {
+    // The JVM ends when the hook returns: it waits for the last line too, not only for the run folder.
+    java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
     Thread hook = new Thread(() -> {
       runner.stop(StopReason.INTERRUPTED);
       try {
         if (!runner.awaitFinished(SHUTDOWN_WAIT)) {
           LOG.error("The run folder could not be completed within {} s of the interrupt.", SHUTDOWN_WAIT.toSeconds());
+        } else {
+          reported.await(5, java.util.concurrent.TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -107,6 +111,7 @@ public final class PhaseLauncher {
       LOG.error("Could not write the run folder: {}", e.toString());
       return ExitCodes.FAILED;
     } finally {
+      reported.countDown();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -122,6 +127,11 @@ public final class PhaseLauncher {
     if (result.stopReason() == StopReason.INTERRUPTED) {
       LOG.warn("Interrupted: every finished operation is in the run folder.");
       return ExitCodes.INTERRUPTED;
+    }
+    if (result.preparationFailed()) {
+      LOG.error("{} ({} operations failed, {} threads failed); see {}.", result.preparationFailure(), result.errors(),
+          result.threadFailures(), result.folder().resolve(RunFolder.RUN_JSON));
+      return ExitCodes.FAILED;
     }
     if (result.hasFailures()) {
       LOG.error("{} operations failed and {} threads failed; see {}.", result.errors(), result.threadFailures(),

@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
@@ -16,6 +18,7 @@ import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.run.BindingSession;
 import org.geoshard.harness.run.RunSettings;
+import org.geoshard.harness.run.WorkloadLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -27,6 +30,7 @@ import site.ycsb.DBException;
 @Command(name = "prepare", mixinStandardHelpOptions = true, sortOptions = false, separator = " ",
     header = "Prepares the database for a workload (collections, sharding, indexes), timing each step.",
     description = {"A load does the same by itself: before-load before the first insert, after-load after the last.",
+        "Prepares only the data the workload (property workload) declares: its collections or tables, no other's.",
         "Writes a run folder whose run.json lists the steps with their times, and the topology.", ""})
 public final class PrepareCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(PrepareCommand.class);
@@ -64,6 +68,7 @@ public final class PrepareCommand implements Callable<Integer> {
     Binding binding;
     RunFolder folder;
     Stages stage;
+    Set<DataRole> data = Set.of();
     try {
       try {
         stage = Stages.valueOf(stageName.trim().replace('-', '_').toUpperCase(java.util.Locale.ROOT));
@@ -72,6 +77,13 @@ public final class PrepareCommand implements Callable<Integer> {
       }
       properties = PropertySources.resolveChecked(files, overrides);
       List<String> problems = new ArrayList<>();
+      String workload = properties.getProperty(RunSettings.WORKLOAD);
+      if (workload == null || workload.isBlank()) {
+        problems.add("Property 'workload' is not set: preparation prepares what a workload loads; give its file with -P"
+            + " (for example -P workloads/geo3s) or a class with -p workload=<class name>.");
+      } else {
+        data = WorkloadLoader.declaredData(workload.trim());
+      }
       binding = BindingRegistry.fromClassPath().resolve(bindingName);
       if (!Preparable.class.isAssignableFrom(binding.type())) {
         problems.add("Binding '" + bindingName + "' has nothing to prepare (it does not implement Preparable).");
@@ -93,10 +105,10 @@ public final class PrepareCommand implements Callable<Integer> {
     int code = ExitCodes.OK;
     try {
       if (stage != Stages.AFTER_LOAD) {
-        session.prepare(Preparable.Stage.BEFORE_LOAD);
+        session.prepare(Preparable.Stage.BEFORE_LOAD, data);
       }
       if (stage != Stages.BEFORE_LOAD) {
-        session.prepare(Preparable.Stage.AFTER_LOAD);
+        session.prepare(Preparable.Stage.AFTER_LOAD, data);
       }
       record.put("status", "finished");
     } catch (DBException | RuntimeException e) {

@@ -93,7 +93,7 @@ public final class RunMerger {
     int failures = runs.stream().mapToInt(r -> r.summary().path("threadFailures").asInt()).sum();
     RunResult result = new RunResult(folder.path(), stopReason(runs), runtimeMs, totals.operations(), totals.errors(),
         totals.succeeded() * 1000.0 / runtimeMs, threads, failures, totals.overall(), totals.perOperation(), ramp,
-        plateau, false, null);
+        plateau, null, null);
     Summary.write(folder, result, totals.perOperation());
     folder.writeJson(RunFolder.RUN_JSON, record(runs, base, end, result));
     return result;

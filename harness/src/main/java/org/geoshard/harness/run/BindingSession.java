@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.Preparable;
@@ -27,6 +29,10 @@ public final class BindingSession {
   private final Binding binding;
   private final Properties properties;
   private final RunRecord record;
+  /** True once an instance initialised: later failures are new ones, each tried again. */
+  private volatile boolean contacted;
+  /** The failure of the first contact (no instance initialised yet), given again without a second wait. */
+  private volatile DBException firstContactFailure;
 
   public BindingSession(Binding binding, Properties properties, RunRecord record) {
     this.binding = binding;
@@ -38,12 +44,15 @@ public final class BindingSession {
     return Preparable.class.isAssignableFrom(binding.type());
   }
 
-  /** Runs one preparation stage, each step timed into the run record. */
-  public void prepare(Preparable.Stage stage) throws DBException {
+  /**
+   * Runs one preparation stage for the data of the given roles (what the workload declares), each step
+   * timed into the run record.
+   */
+  public void prepare(Preparable.Stage stage, Set<DataRole> data) throws DBException {
     if (!preparable()) {
       return;
     }
-    withInstance(db -> ((Preparable) db).prepare(stage, (name, work) -> {
+    withInstance(db -> ((Preparable) db).prepare(stage, data, (name, work) -> {
       long started = System.nanoTime();
       try {
         Map<String, Object> details = work.run();
@@ -58,9 +67,18 @@ public final class BindingSession {
       } catch (Exception e) {
         long millis = (System.nanoTime() - started) / 1_000_000;
         record.preparationStep(name, millis, Map.of("failed", String.valueOf(e.getMessage())));
-        throw e instanceof DBException db2 ? db2 : new DBException(name + ": " + e.getMessage(), e);
+        // A binding's own refusal is a sentence already; anything else (a driver's or server's answer) is named by step.
+        throw e instanceof DBException db2 ? db2
+            : new DBException("step '" + name + "' failed: " + Runner.describe(e), e);
       }
     }));
+  }
+
+  /** Asks the binding, once before a run's threads start, whether the data the run reads is there. */
+  public void checkBeforeRun(Set<DataRole> data) throws DBException {
+    if (preparable()) {
+      withInstance(db -> ((Preparable) db).checkBeforeRun(data));
+    }
   }
 
   /** True when the binding can name its server nodes for the sampler. */
@@ -130,8 +148,20 @@ public final class BindingSession {
   }
 
   private <T> T fromInstance(FromDb<T> ask) throws DBException {
+    DBException failed = firstContactFailure;
+    if (failed != null) {
+      throw failed;  // the same answer at once: one first contact per phase, not one wait per use
+    }
     DB db = binding.newInstance(properties);
-    db.init();
+    try {
+      db.init();
+      contacted = true;
+    } catch (DBException e) {
+      if (!contacted) {
+        firstContactFailure = e;
+      }
+      throw e;
+    }
     try {
       return ask.apply(db);
     } finally {

@@ -316,6 +316,11 @@ final class MeasuredDB extends DB implements HarnessDB {
     }
   }
 
+  /** When the operation in progress began ({@link System#nanoTime()}), or 0 when none is. */
+  long operationStartNanos() {
+    return inFlightSince.getAcquire();
+  }
+
   /**
    * Counts the operation in progress, if any, as an error of its operation with the time it has taken
    * so far (called by the runner for a thread still inside an operation after the stop's grace: a

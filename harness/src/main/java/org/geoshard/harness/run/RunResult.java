@@ -16,13 +16,14 @@ import org.geoshard.harness.stats.Plateau;
  * @param threads client threads at the end
  * @param ramp the max-throughput search, or null for a run with fixed threads
  * @param plateau per-second throughput statistics of the plateau, or null if it is empty
- * @param preparationFailed a preparation step after the load (such as an index build) failed
+ * @param preparationFailure the sentence saying which preparation step after the load (such as an index
+ *     build) failed and why, or null when none did
  * @param sweep the steps of a thread group's rate sweep, or null
  */
 public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long operations, long errors,
                         double throughput, int threads, int threadFailures, LatencyStats overall,
                         Map<String, LatencyStats> perOperation, RampResult ramp, Plateau plateau,
-                        boolean preparationFailed, Sweep sweep) {
+                        String preparationFailure, Sweep sweep) {
 
   public RunResult {
     perOperation = Map.copyOf(perOperation);
@@ -32,11 +33,16 @@ public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long
   public record Sweep(String group, RampResult steps) {
   }
 
+  /** True when a preparation step after the load failed: the loaded data is not ready to run on. */
+  public boolean preparationFailed() {
+    return preparationFailure != null;
+  }
+
   /**
    * True when something went wrong that the user must look at: a failed start, a crashed thread, a
    * phase that gave up, or operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
    */
   public boolean hasFailures() {
-    return threadFailures > 0 || stopReason == StopReason.FAILED || stopReason == StopReason.GIVEUP || preparationFailed || (ramp == null && errors > 0);
+    return threadFailures > 0 || stopReason == StopReason.FAILED || stopReason == StopReason.GIVEUP || preparationFailed() || (ramp == null && errors > 0);
   }
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.KnowsInsertCount;
@@ -92,7 +94,12 @@ public final class Runner {
   private int workloadThreadCount;
   private CountDownLatch ready;
   private volatile boolean stopRequested;
+  /** Guards {@link #waitingOnServer}: the thread waiting on the server before the start, or null. */
+  private final Object interruptLock = new Object();
+  private Thread waitingOnServer;
   private Workload workload;
+  /** The data the workload declares (what preparation may touch). */
+  private Set<DataRole> data = Set.of();
   private Duration stopGrace = STOP_GRACE;
   /** Observers started and stopped around the load, the preparation after it and the run. */
   private final StageListeners stageListeners = new StageListeners();
@@ -125,6 +132,7 @@ public final class Runner {
     properties.setProperty(RunSettings.DO_TRANSACTIONS, Boolean.toString(settings.phase() == Phase.RUN));
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
+    data = DeclaresData.of(workload);
     groups = settings.phase() == Phase.RUN && workload instanceof ThreadGroups tg ? List.copyOf(tg.threadGroups()) : List.of();
     if (groups.stream().filter(ThreadGroup::sweeps).count() > 1) {
       throw new ConfigException("Workload " + workload.getClass().getSimpleName() + " sweeps more than one thread group;"
@@ -143,6 +151,7 @@ public final class Runner {
         settings.phase().commandName(), binding.name(), settings.folderLabel());
     RunRecord record = new RunRecord(settings.phase().commandName(), binding.name(), binding.type().getName(),
         settings.workloadClass(), settings.label(), properties);
+    record.put("data", data.stream().map(DataRole::name).sorted().toList());
     record.put("threads", settings.initialThreads()).put("plannedOperations", planned).put("seed", settings.seed())
         .put("warmupSeconds", settings.ramp().warmup().toSeconds());  // derived when not set: merge needs it
     record.time("createdTime", Instant.now());
@@ -160,7 +169,13 @@ public final class Runner {
       stageListeners.add(new ServerObserver(observe, folder.path(), session::serverProbes, record));
     }
     try {
-      stageListeners.open();
+      // Observers reach the server first (their probes): a Ctrl-C while that waits ends the wait too.
+      enterServerWait();
+      try {
+        stageListeners.open();
+      } finally {
+        leaveServerWait();
+      }
       return measure(folder, record, session, planned);
     } finally {
       stageListeners.endOpen();
@@ -172,14 +187,25 @@ public final class Runner {
       throws ConfigException, StartFailedException, IOException {
     if (settings.phase() == Phase.LOAD) {
       try {
-        session.prepare(Preparable.Stage.BEFORE_LOAD);
+        beforeWorkers(() -> session.prepare(Preparable.Stage.BEFORE_LOAD, data));
       } catch (DBException | RuntimeException e) {
+        interruptedBeforeStart(folder, record);
         record.put("status", "failed to prepare").put("stopReason", StopReason.FAILED.label())
             .put("failure", Secrets.maskText("Preparing the database failed: " + describe(e)));
         folder.writeJson(RunFolder.RUN_JSON, record.asMap());
         throw new StartFailedException("Preparing the database failed: " + describe(e), e);
       }
       folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    } else {
+      try {
+        beforeWorkers(() -> session.checkBeforeRun(data));
+      } catch (DBException | RuntimeException e) {
+        interruptedBeforeStart(folder, record);
+        record.put("status", "failed to start").put("stopReason", StopReason.FAILED.label())
+            .put("failure", Secrets.maskText("The run could not start: " + describe(e)));
+        folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+        throw new StartFailedException("The run could not start: " + describe(e), e);
+      }
     }
 
     RampSettings rampSettings = settings.ramp();
@@ -237,7 +263,7 @@ public final class Runner {
     sampler.addListener(new HlogWriters(folder.path(), startMs));
     // A measured phase only: unmeasured operations report neither successes nor failures.
     if (settings.measured() && !settings.giveUp().isZero()) {
-      sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, () -> stop(StopReason.GIVEUP)));
+      sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, this::longestWaitMs, () -> stop(StopReason.GIVEUP)));
     }
     if (!settings.statusInterval().isZero()) {
       Progress progress = steps != null ? Progress.ofSteps(steps::progress)
@@ -263,19 +289,29 @@ public final class Runner {
     stageListeners.ended(phaseStage);
     sampler.stop();
     cleanupWorkload();
-    boolean preparationFailed = false;
+    String preparationFailure = null;
     if (settings.phase() == Phase.LOAD && stopReason.get() == null) {
       stageListeners.started(Stage.AFTER_LOAD);
       try {
-        session.prepare(Preparable.Stage.AFTER_LOAD);
+        session.prepare(Preparable.Stage.AFTER_LOAD, data);
       } catch (DBException | RuntimeException e) {
-        preparationFailed = true;
-        LOG.error("Preparing the database after the load failed: {}", describe(e), e);
+        // One sentence for the user; the stack is for debugging only.
+        preparationFailure = Secrets.maskText("Preparing the database after the load failed: " + describe(e));
+        LOG.error(preparationFailure);
+        LOG.debug("The failed preparation step", e);
       } finally {
         stageListeners.ended(Stage.AFTER_LOAD);
       }
     }
-    session.recordTopology("after " + settings.phase().commandName());
+    StopReason ended = stopReason.get();
+    if (ended == StopReason.GIVEUP || ended == StopReason.INTERRUPTED) {
+      // A server that stopped answering would hold the topology's reads for its whole deadline (an hour in the
+      // study), and an interrupt must act at once: the run folder is completed without it.
+      record.put("topology", Map.of("recorded", "not after " + settings.phase().commandName() + " (stopped: "
+          + ended.label() + ")"));
+    } else {
+      session.recordTopology("after " + settings.phase().commandName());
+    }
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
     long operations = settings.measured() ? totals.operations() : workers.stream().mapToLong(Worker::done).sum();
@@ -291,7 +327,7 @@ public final class Runner {
     }
     RunResult result = new RunResult(folder.path(), reason, runtimeMs, operations, totals.errors(),
         succeeded * 1000.0 / runtimeMs, workers.size(), crashed.get(), totals.overall(), totals.perOperation(),
-        rampResult, plateau, preparationFailed,
+        rampResult, plateau, preparationFailure,
         sweepGroup == null ? null : new RunResult.Sweep(sweepGroup.name(), stepResult));
     Summary.write(folder, result, totals.perOperation());
     if (explainer != null) {
@@ -301,7 +337,11 @@ public final class Runner {
     record.put("sampler", Map.of("intervals", samplerCost[0], "meanMicros", samplerCost[1] / 1000,
         "maxMicros", samplerCost[2] / 1000));
     stageListeners.close();  // their records go into the final run.json
-    record.put("status", allEnded ? "finished" : "finished with threads still inside an operation")
+    if (preparationFailure != null) {
+      record.put("failure", preparationFailure);
+    }
+    record.put("status", preparationFailure != null ? "failed"
+            : allEnded ? "finished" : "finished with threads still inside an operation")
         .put("stopReason", reason.label())
         .time("endTime", Instant.ofEpochMilli(startMs + runtimeMs))
         .put("runtimeMs", runtimeMs);
@@ -340,6 +380,11 @@ public final class Runner {
   public void stop(StopReason reason) {
     stopReason.compareAndSet(null, reason);
     stopRequested = true;
+    synchronized (interruptLock) {
+      if (waitingOnServer != null) {
+        waitingOnServer.interrupt();
+      }
+    }
     Workload w = workload;
     if (w != null) {
       w.requestStop();
@@ -462,6 +507,61 @@ public final class Runner {
         }
       }
     }
+  }
+
+  /** Work on the server before the client threads start (the first contact, preparation). */
+  @FunctionalInterface
+  private interface ServerWork {
+    void run() throws DBException;
+  }
+
+  /**
+   * Runs work on the server before the workers start, interruptible by {@link #stop}: a Ctrl-C while
+   * the first contact waits ends it at once, not at the end of the wait. The interrupt is cleared
+   * before anything is written (an interrupted file channel would close).
+   */
+  private void beforeWorkers(ServerWork work) throws DBException {
+    if (!enterServerWait()) {
+      throw new DBException("stopped before the start");
+    }
+    try {
+      work.run();
+    } finally {
+      leaveServerWait();
+    }
+  }
+
+  /** From now on a stop interrupts this thread; false when the phase was stopped already. */
+  private boolean enterServerWait() {
+    synchronized (interruptLock) {
+      waitingOnServer = Thread.currentThread();
+      return !stopRequested;
+    }
+  }
+
+  /** No more interrupts; one that came is cleared (the stop itself is in stopRequested). */
+  private void leaveServerWait() {
+    synchronized (interruptLock) {
+      waitingOnServer = null;
+      Thread.interrupted();
+    }
+  }
+
+  /** After a stop (Ctrl-C, SIGTERM) before the start: the folder says so, and so does the one line. */
+  private void interruptedBeforeStart(RunFolder folder, RunRecord record) throws StartFailedException, IOException {
+    if (stopReason.get() != StopReason.INTERRUPTED) {
+      return;
+    }
+    record.put("status", "interrupted before the start").put("stopReason", StopReason.INTERRUPTED.label());
+    folder.writeJson(RunFolder.RUN_JSON, record.asMap());
+    throw new StartFailedException("Interrupted before the start (while the binding reached its server or prepared it):"
+        + " nothing was measured; see " + folder.path().resolve(RunFolder.RUN_JSON) + ".", null);
+  }
+
+  /** How long the longest operation in progress has waited (a stalled server: every thread waits). */
+  private long longestWaitMs() {
+    long now = System.nanoTime();
+    return workers.stream().mapToLong(w -> w.waitingMs(now)).max().orElse(0);
   }
 
   /** True when no main thread runs any more (thread groups run until the run stops). */

@@ -44,6 +44,12 @@ final class Worker implements Runnable {
     return done;
   }
 
+  /** How long this thread's operation in progress has waited, in ms at {@code nowNanos} (0: none). */
+  long waitingMs(long nowNanos) {
+    long start = db.operationStartNanos();
+    return start == 0 ? 0 : Math.max(0, (nowNanos - start) / 1_000_000);
+  }
+
   /** Counts this thread's operation in progress as an error (see {@link MeasuredDB#abandonInFlight()}). */
   boolean abandonInFlight() {
     return db.abandonInFlight();

@@ -3,6 +3,9 @@ package org.geoshard.harness.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 import site.ycsb.Workload;
@@ -11,20 +14,24 @@ import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
 
 /** Creates and initialises the workload, turning its failures into messages a user can act on. */
-final class WorkloadLoader {
+public final class WorkloadLoader {
   private WorkloadLoader() {
   }
 
+  /**
+   * The data a workload class declares ({@link DeclaresData}), from an instance that is not
+   * initialised: what {@code bin/ycsb prepare} prepares, without loading a workload.
+   */
+  public static Set<DataRole> declaredData(String className) throws ConfigException {
+    Class<? extends Workload> type = workloadClass(className);
+    if (!DeclaresData.class.isAssignableFrom(type)) {
+      return DeclaresData.of(null);
+    }
+    return DeclaresData.of(instance(type, className));
+  }
+
   static Workload initialise(String className, Properties properties) throws ConfigException {
-    Class<?> type;
-    try {
-      type = Class.forName(className, true, WorkloadLoader.class.getClassLoader());
-    } catch (ClassNotFoundException | LinkageError e) {
-      throw new ConfigException("Property 'workload': class '" + className + "' is not on the class path.");
-    }
-    if (!Workload.class.isAssignableFrom(type)) {
-      throw new ConfigException("Property 'workload': " + className + " is not a site.ycsb.Workload.");
-    }
+    Class<? extends Workload> type = workloadClass(className);
     if (CoreWorkload.class.isAssignableFrom(type)) {
       guardCoreWorkload(properties);
     }
@@ -34,12 +41,7 @@ final class WorkloadLoader {
     forYcsb.setProperty("measurementtype", "hdrhistogram");
     forYcsb.setProperty("measurement.interval", "op");
     Measurements.setProperties(forYcsb);
-    Workload workload;
-    try {
-      workload = type.asSubclass(Workload.class).getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException e) {
-      throw new ConfigException("Property 'workload': " + className + " needs a public no-argument constructor.");
-    }
+    Workload workload = instance(type, className);
     try {
       workload.init(properties);
     } catch (WorkloadException | RuntimeException e) {
@@ -47,6 +49,27 @@ final class WorkloadLoader {
       throw new ConfigException("Workload " + type.getSimpleName() + " refused its properties: " + message);
     }
     return workload;
+  }
+
+  private static Class<? extends Workload> workloadClass(String className) throws ConfigException {
+    Class<?> type;
+    try {
+      type = Class.forName(className, true, WorkloadLoader.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new ConfigException("Property 'workload': class '" + className + "' is not on the class path.");
+    }
+    if (!Workload.class.isAssignableFrom(type)) {
+      throw new ConfigException("Property 'workload': " + className + " is not a site.ycsb.Workload.");
+    }
+    return type.asSubclass(Workload.class);
+  }
+
+  private static Workload instance(Class<? extends Workload> type, String className) throws ConfigException {
+    try {
+      return type.getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new ConfigException("Property 'workload': " + className + " needs a public no-argument constructor.");
+    }
   }
 
   /** YCSB 0.17.0's CoreWorkload calls System.exit on these; refuse them first with a clear message. */

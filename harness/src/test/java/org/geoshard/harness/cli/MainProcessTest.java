@@ -145,6 +145,50 @@ class MainProcessTest {
   }
 
   @Test
+  void aFailedPreparationAfterTheLoadIsAFailedPhaseSaidInOneSentence() throws Exception {
+    Outcome outcome = run("load", "org.geoshard.harness.run.PreparationTest$PreparedDB",
+        "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "recordcount=50", "-p", "status.interval=0",
+        "-p", "test.log=process", "-p", "test.failindex=true", "-p", "results.dir=" + dir.resolve("failed-index"));
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+    String[] lines = outcome.stderr().strip().split("\n");
+    assertThat(lines[lines.length - 1]).contains("Preparing the database after the load failed: step 'build index'"
+        + " failed: index build failed: out of disk (0 operations failed, 0 threads failed); see ");
+    assertThat(outcome.stderr()).doesNotContain("\tat ").doesNotContain("IllegalStateException");
+    var record = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("failed-index/run.json").toFile());
+    assertThat(record.get("status").asText()).isEqualTo("failed");
+    assertThat(record.get("failure").asText()).isEqualTo("Preparing the database after the load failed: step"
+        + " 'build index' failed: index build failed: out of disk");
+  }
+
+  @Test
+  void sigtermWhileWaitingOnTheServerBeforeTheStartActsAtOnce() throws Exception {
+    Path folder = dir.resolve("waiting");
+    Process process = start("load", "org.geoshard.harness.run.PreparationTest$PreparedDB",
+        "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "recordcount=50", "-p", "status.interval=0",
+        "-p", "test.log=hang", "-p", "test.hang=true", "-p", "results.dir=" + folder);
+    // The folder exists once the phase has started; the preparation then waits on a server that never answers.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (System.nanoTime() < deadline && process.isAlive() && !Files.exists(folder.resolve("run.json"))) {
+      Thread.sleep(100);
+    }
+    Thread.sleep(500);
+    assertThat(process.isAlive()).as("waiting on the server").isTrue();
+    long sent = System.nanoTime();
+    process.destroy();
+    assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
+    long ms = (System.nanoTime() - sent) / 1_000_000;
+    Outcome outcome = outcome(process);
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(128 + 15);
+    // About a second on an idle machine (JVM shutdown included); the bound leaves a loaded one room.
+    assertThat(ms).as("ms from SIGTERM to exit").isLessThan(10_000L);
+    String[] lines = outcome.stderr().strip().split("\n");
+    assertThat(lines[lines.length - 1]).contains("Interrupted before the start");
+    JsonNode record = new ObjectMapper().readTree(folder.resolve("run.json").toFile());
+    assertThat(record.get("status").asText()).isEqualTo("interrupted before the start");
+    assertThat(record.get("stopReason").asText()).isEqualTo("interrupted");
+  }
+
+  @Test
   void sigtermStopsCleanlyAndKeepsTheMeasurements() throws Exception {
     Path folder = dir.resolve("interrupted");
     Process process = start("run", "noop", "-P", workloadc().toString(), "-p", "operationcount=0",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.geoshard.harness.measure.Interval;
 import org.geoshard.harness.measure.IntervalSample;
@@ -65,6 +66,38 @@ class GiveUpWatchTest {
       watch.onInterval(second(s, sample("CLEANUP", 1, 1)));
     }
     assertThat(calls).hasValue(0);
+  }
+
+  @Test
+  void operationsThatWaitWithoutEndingGiveUpToo() {
+    AtomicInteger calls = new AtomicInteger();
+    AtomicLong longestWait = new AtomicLong();
+    GiveUpWatch watch = new GiveUpWatch(Duration.ofSeconds(4), START, longestWait::get, calls::incrementAndGet);
+    watch.onInterval(second(1, sample("READ", 100, 0)));
+    for (long s = 2; s <= 4; s++) {
+      longestWait.set((s - 1) * 1000);  // every thread inside a request since second 1: nothing ends
+      watch.onInterval(second(s));
+    }
+    assertThat(calls).as("3 s since the last success").hasValue(0);
+    longestWait.set(4000);
+    watch.onInterval(second(5));
+    assertThat(calls).hasValue(1);
+    watch.onInterval(second(6));
+    assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void anOperationJustStartedIsNoStall() {
+    AtomicInteger calls = new AtomicInteger();
+    AtomicLong longestWait = new AtomicLong(1_000);  // a paced run's sparse operation, 1 s in progress
+    GiveUpWatch watch = new GiveUpWatch(Duration.ofSeconds(4), START, longestWait::get, calls::incrementAndGet);
+    for (long s = 1; s <= 10; s++) {
+      watch.onInterval(second(s));
+    }
+    assertThat(calls).hasValue(0);
+    longestWait.set(2_000);  // half of giveup.s, with nothing succeeded for longer than giveup.s
+    watch.onInterval(second(11));
+    assertThat(calls).hasValue(1);
   }
 
   @Test

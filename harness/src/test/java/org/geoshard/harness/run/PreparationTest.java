@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
@@ -32,10 +35,16 @@ class PreparationTest {
   public static final class PreparedDB extends org.geoshard.harness.binding.NoopDB implements Preparable, DescribesTopology {
     static final Map<String, List<String>> LOG = new ConcurrentHashMap<>();
 
+    static final Map<String, Set<DataRole>> DATA = new ConcurrentHashMap<>();
+
     @Override
-    public void prepare(Stage stage, Steps steps) throws DBException {
+    public void prepare(Stage stage, Set<DataRole> data, Steps steps) throws DBException {
       String key = getProperties().getProperty("test.log");
+      DATA.put(key, data);
       steps.step("create table", () -> {
+        if ("true".equals(getProperties().getProperty("test.hang"))) {
+          Thread.sleep(600_000);  // a server that never answers; an interrupt ends the wait
+        }
         if ("true".equals(getProperties().getProperty("test.failcreate"))) {
           throw new IllegalStateException("permission denied to create table");
         }
@@ -101,6 +110,10 @@ class PreparationTest {
     assertThat(result.operations()).isEqualTo(100);
     JsonNode record = new ObjectMapper().readTree(result.folder().resolve("run.json").toFile());
     assertThat(record.at("/preparation/2/failed").asText()).contains("out of disk");
+    assertThat(record.get("status").asText()).isEqualTo("failed");
+    assertThat(record.get("failure").asText()).isEqualTo(
+        "Preparing the database after the load failed: step 'build index' failed: index build failed: out of disk");
+    assertThat(result.preparationFailure()).isEqualTo(record.get("failure").asText());
   }
 
   @Test
@@ -122,6 +135,7 @@ class PreparationTest {
     try {
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       code = Main.commandLine().execute("prepare", PreparedDB.class.getName(), "-p", "test.log=cmd",
+          "-p", "workload=" + CoreWorkload.class.getName(),
           "-p", "results.dir=" + dir.resolve("cmd"), "--stage", "all");
     } finally {
       System.setOut(previous);
@@ -134,6 +148,48 @@ class PreparationTest {
     assertThat(Main.commandLine().execute("prepare", "noop")).isEqualTo(ExitCodes.USAGE);
     assertThat(Main.commandLine().execute("prepare", PreparedDB.class.getName(), "--stage", "later"))
         .isEqualTo(ExitCodes.USAGE);
+  }
+
+  /** Test helper: a workload that loads data of two roles of its own. */
+  public static final class TwoRoleWorkload extends CoreWorkload implements DeclaresData {
+    static final DataRole POINTS = new DataRole("test points");
+    static final DataRole TRACKS = new DataRole("test tracks");
+
+    @Override
+    public Set<DataRole> dataRoles() {
+      return Set.of(POINTS, TRACKS);
+    }
+  }
+
+  @Test
+  void preparationIsGivenTheDataTheWorkloadDeclaresAndNothingElse() throws Exception {
+    Properties declared = props("declared", "workload", TwoRoleWorkload.class.getName());
+    RunResult result = new Runner(RunSettings.fromProperties(Phase.LOAD, declared, "x"), declared,
+        new Binding("prepared", PreparedDB.class), dir).execute();
+    assertThat(PreparedDB.DATA.get("declared")).containsExactlyInAnyOrder(TwoRoleWorkload.POINTS, TwoRoleWorkload.TRACKS);
+    JsonNode record = new ObjectMapper().readTree(result.folder().resolve("run.json").toFile());
+    assertThat(record.get("data").toString()).isEqualTo("[\"test points\",\"test tracks\"]");
+
+    // YCSB's own workload declares nothing: it loads the key-value table, and only that.
+    Properties core = props("core");
+    new Runner(RunSettings.fromProperties(Phase.LOAD, core, "x"), core, new Binding("prepared", PreparedDB.class), dir)
+        .execute();
+    assertThat(PreparedDB.DATA.get("core")).containsExactly(DataRole.KEY_VALUE);
+
+    // The prepare command asks the workload class without loading it.
+    assertThat(Main.commandLine().execute("prepare", PreparedDB.class.getName(), "-p", "test.log=cmd-declared",
+        "-p", "workload=" + TwoRoleWorkload.class.getName(), "-p", "results.dir=" + dir.resolve("cmd-declared")))
+        .isEqualTo(ExitCodes.OK);
+    assertThat(PreparedDB.DATA.get("cmd-declared")).containsExactlyInAnyOrder(TwoRoleWorkload.POINTS,
+        TwoRoleWorkload.TRACKS);
+  }
+
+  @Test
+  void thePrepareCommandRefusesToGuessTheWorkload() {
+    assertThat(Main.commandLine().execute("prepare", PreparedDB.class.getName(), "-p", "test.log=guess",
+        "-p", "results.dir=" + dir.resolve("guess"))).isEqualTo(ExitCodes.USAGE);
+    assertThat(PreparedDB.DATA.get("guess")).isNull();
+    assertThat(dir.resolve("guess")).doesNotExist();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.geoshard.lastlocation.contract;
 
 import java.util.List;
+import org.geoshard.harness.api.DataRole;
 import site.ycsb.Status;
 
 /**
@@ -8,6 +9,10 @@ import site.ycsb.Status;
  * one client thread (YCSB's contract).
  */
 public interface LastLocationContract {
+  /** Every location event, appended (History, split by time where the binding is asked to). */
+  DataRole HISTORY = new DataRole("last-location history");
+  /** One document or row per user: the last known location (LastKnownLocation). */
+  DataRole LAST_KNOWN = new DataRole("last-location last known");
   /** What {@link #upsertLastLocation} returns when the stored location is as new or newer. */
   Status STALE = new Status("STALE", "The event is not newer than the last known location; nothing changed.");
 
