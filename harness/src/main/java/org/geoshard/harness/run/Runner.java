@@ -94,6 +94,7 @@ public final class Runner {
   private volatile boolean stopRequested;
   private Workload workload;
   private Duration stopGrace = STOP_GRACE;
+  private Ticker ticker = Ticker.SYSTEM;
   /** Observers started and stopped around the load, the preparation after it and the run. */
   private final StageListeners stageListeners = new StageListeners();
   /** Explains a few real requests per operation and step; null when off. */
@@ -334,6 +335,16 @@ public final class Runner {
   Runner stopGrace(Duration grace) {
     this.stopGrace = grace;
     return this;
+  }
+
+  /** Another clock for the client threads' schedule (tests that place a stop inside a thread's wait). */
+  Runner ticker(Ticker ticker) {
+    this.ticker = ticker;
+    return this;
+  }
+
+  Ticker ticker() {
+    return ticker;
   }
 
   /** Asks every thread to stop after its current operation; the first reason given wins. */
