@@ -102,6 +102,7 @@ public final class RunMerger {
   /** Adds up the intervals of all sources that fall into the same wall-clock second. */
   private static List<Interval> alignAndAdd(List<SourceRun> runs, long base) {
     TreeMap<Long, Map<String, Histogram>> histograms = new TreeMap<>();
+    TreeMap<Long, Map<String, Histogram>> failed = new TreeMap<>();
     TreeMap<Long, Map<String, Long>> errors = new TreeMap<>();
     TreeMap<Long, Integer> threads = new TreeMap<>();
     TreeMap<Long, Long> ends = new TreeMap<>();
@@ -113,6 +114,8 @@ public final class RunMerger {
         for (IntervalSample sample : interval.samples()) {
           histograms.computeIfAbsent(second, s -> new LinkedHashMap<>())
               .computeIfAbsent(sample.operation(), op -> OperationMeter.newHistogram()).add(sample.histogram());
+          failed.computeIfAbsent(second, s -> new LinkedHashMap<>())
+              .computeIfAbsent(sample.operation(), op -> OperationMeter.newHistogram()).add(sample.failed());
           errors.computeIfAbsent(second, s -> new LinkedHashMap<>()).merge(sample.operation(), sample.errors(), Long::sum);
         }
       }
@@ -122,8 +125,10 @@ public final class RunMerger {
       long second = entry.getKey();
       List<IntervalSample> samples = new ArrayList<>();
       Map<String, Histogram> byOperation = histograms.getOrDefault(second, Map.of());
+      Map<String, Histogram> failedByOperation = failed.getOrDefault(second, Map.of());
       Map<String, Long> errorsByOperation = errors.getOrDefault(second, Map.of());
-      byOperation.forEach((op, h) -> samples.add(new IntervalSample(op, h, errorsByOperation.getOrDefault(op, 0L))));
+      byOperation.forEach((op, h) -> samples.add(new IntervalSample(op, h,
+          failedByOperation.getOrDefault(op, OperationMeter.newHistogram()), errorsByOperation.getOrDefault(op, 0L))));
       long start = base + (second - 1) * 1000;
       merged.add(new Interval(second, start, Math.max(start + 1, Math.min(ends.get(second), start + 1000)),
           entry.getValue(), samples));
