@@ -29,6 +29,8 @@ import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.StopReason;
 import org.geoshard.harness.stats.Plateau;
 import org.geoshard.harness.stats.Timeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Merges the run folders of several client machines that ran the same workload at the same time
@@ -38,10 +40,21 @@ import org.geoshard.harness.stats.Timeline;
  * are re-judged on the combined histograms with the first run's rule; their threads add up.
  */
 public final class RunMerger {
+  private static final Logger LOG = LoggerFactory.getLogger(RunMerger.class);
+
   private RunMerger() {
   }
 
   public static RunResult merge(List<Path> sources, Path out) throws ConfigException, IOException {
+    return merge(sources, out, false);
+  }
+
+  /**
+   * @param allowDifferent merge runs of different identity or that never overlapped in time anyway
+   *     (what differed is recorded in the merged {@code run.json} as {@code differences})
+   * @throws ConfigException a source is not a run folder, or (unless allowed) the runs differ
+   */
+  public static RunResult merge(List<Path> sources, Path out, boolean allowDifferent) throws ConfigException, IOException {
     if (sources.size() < 2) {
       throw new ConfigException("merge needs at least two run folders, got " + sources.size() + ".");
     }
@@ -49,6 +62,12 @@ public final class RunMerger {
     for (Path source : sources) {
       runs.add(SourceRun.read(source));
     }
+    List<String> differences = MergeCheck.problems(runs);
+    if (!differences.isEmpty() && !allowDifferent) {
+      throw new ConfigException(differences.stream()
+          .map(d -> d.substring(0, d.length() - 1) + " (--allow-different merges them anyway).").toList());
+    }
+    differences.forEach(difference -> LOG.warn("{} (merged anyway: --allow-different)", difference));
     long base = runs.stream().mapToLong(SourceRun::startEpochMs).min().orElseThrow();
     long end = runs.stream().mapToLong(SourceRun::endEpochMs).max().orElseThrow();
 
@@ -95,7 +114,11 @@ public final class RunMerger {
         totals.succeeded() * 1000.0 / runtimeMs, threads, failures, totals.overall(), totals.perOperation(), ramp,
         plateau, false, null);
     Summary.write(folder, result, totals.perOperation());
-    folder.writeJson(RunFolder.RUN_JSON, record(runs, base, end, result));
+    Map<String, Object> record = record(runs, base, end, result);
+    if (!differences.isEmpty()) {
+      record.put("differences", differences);  // merged although they differ: the report must know
+    }
+    folder.writeJson(RunFolder.RUN_JSON, record);
     return result;
   }
 
@@ -210,6 +233,9 @@ public final class RunMerger {
     }
     record.put("sources", sources);
     record.put("properties", RunFolder.json().convertValue(first.get("properties"), Object.class));
+    if (first.has("identity")) {
+      record.put("identity", RunFolder.json().convertValue(first.get("identity"), Object.class));
+    }
     record.put("versions", RunFolder.json().convertValue(first.get("versions"), Object.class));
     record.put("threads", result.threads());
     record.put("startTime", Instant.ofEpochMilli(base).toString());
