@@ -73,7 +73,8 @@ public final class RunMerger {
 
     // Each source's step windows, mapped onto merged seconds, and its threads per step.
     List<Interval> merged = alignAndAdd(runs, base);
-    RunFolder folder = RunFolder.create(out, out, Instant.ofEpochMilli(base), "merge", "merged", "merged");
+    RunFolder folder = RunFolder.create(out, "Option -o", out, Instant.ofEpochMilli(base), "merge", "merged",
+        "merged");
     Totals totals = new Totals();
     Timeline timeline = new Timeline();
     List<IntervalListener> listeners = List.of(totals, timeline, new TimeseriesWriter(folder.path()),
