@@ -14,10 +14,14 @@ public final class RetryWait {
   private RetryWait() {
   }
 
-  /** Waits about {@code nanos} (less when interrupted; the interrupt flag is kept), counted as waiting. */
+  /** Waits {@code nanos} (less when interrupted; the interrupt flag is kept), counted as waiting. */
   public static void park(long nanos) {
     long start = System.nanoTime();
-    LockSupport.parkNanos(nanos);
+    long left = nanos;
+    while (left > 0 && !Thread.currentThread().isInterrupted()) {
+      LockSupport.parkNanos(left);  // may return early for no reason: wait out the rest
+      left = nanos - (System.nanoTime() - start);
+    }
     WAITED.get()[0] += System.nanoTime() - start;
   }
 

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.cli.ExitCodes;
@@ -55,13 +57,16 @@ class MergeIdentityTest {
     p.setProperty("stats.warmup", "0");
     p.setProperty("target", "200");
     p.setProperty("operationcount", "0");
-    p.setProperty("maxexecutiontime", "2");
+    p.setProperty("maxexecutiontime", "3");  // long enough to overlap on a busy machine
     p.setProperty("results.dir", dir.resolve(folder).toString());
     for (int i = 0; i < pairs.length; i += 2) {
       p.setProperty(pairs[i], pairs[i + 1]);
     }
     return p;
   }
+
+  /** One thread per client, so that the clients run at the same time whatever the common pool's size. */
+  private static final ExecutorService CLIENTS = Executors.newFixedThreadPool(6);
 
   private static CompletableFuture<RunResult> start(Phase phase, String binding, Properties p) {
     return CompletableFuture.supplyAsync(() -> {
@@ -71,7 +76,7 @@ class MergeIdentityTest {
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
-    });
+    }, CLIENTS);
   }
 
   @BeforeAll
@@ -89,6 +94,7 @@ class MergeIdentityTest {
       run.get();
     }
     start(Phase.RUN, "noop", props("later")).get();
+    CLIENTS.shutdown();
   }
 
   static Stream<Arguments> differingRuns() {
