@@ -22,6 +22,8 @@ final class MergeCheck {
   private static final Logger LOG = LoggerFactory.getLogger(MergeCheck.class);
   /** Scenario properties named in a sentence; more are counted. */
   private static final int NAMED_PROPERTIES = 3;
+  /** Scenario properties that restate the workload class and the command, already compared: not said twice. */
+  private static final java.util.Set<String> RESTATED = java.util.Set.of("workload", "dotransactions");
 
   private MergeCheck() {
   }
@@ -115,8 +117,8 @@ final class MergeCheck {
     for (String name : names) {
       String u = x.get(name);
       String v = y.get(name);
-      if (Objects.equals(u, v) || name.equals("workload")) {
-        continue;  // the workload property is the workload class, already compared
+      if (Objects.equals(u, v) || RESTATED.contains(name)) {
+        continue;
       }
       if (++differing <= NAMED_PROPERTIES) {
         out.add(name + " differs: " + shown(u) + " in " + a.name + ", " + shown(v) + " in " + b.name);
