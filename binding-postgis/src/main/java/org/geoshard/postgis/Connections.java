@@ -1,9 +1,13 @@
 package org.geoshard.postgis;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import site.ycsb.DBException;
 
 /** Opens connections and turns PostgreSQL's failures into one clear sentence each. */
@@ -37,6 +41,19 @@ public final class Connections {
     }
   }
 
+  private static final Pattern QUERY_USER = Pattern.compile("[?&]user=([^&;]*)");
+  private static final Pattern USER_INFO = Pattern.compile("^[A-Za-z:]*//([^:@/?]+)(?::[^/?]*)?@");
+
+  /** The user a JDBC URL names ({@code ?user=bench} or {@code //bench:...@host}), or null. */
+  static String userInUrl(String url) {
+    Matcher query = QUERY_USER.matcher(url);
+    if (query.find()) {
+      return URLDecoder.decode(query.group(1), StandardCharsets.UTF_8);
+    }
+    Matcher info = USER_INFO.matcher(url);
+    return info.find() ? URLDecoder.decode(info.group(1), StandardCharsets.UTF_8) : null;
+  }
+
   static String explain(PostgisSettings settings, SQLException e) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     String where = settings.maskedUrl();
@@ -45,8 +62,12 @@ public final class Connections {
           + " s (postgis.url, postgis.connectTimeout): " + e.getMessage();
     }
     if (state.equals("28P01") || state.equals("28000")) {
-      return "Authentication failed for user '" + settings.user() + "' at " + where
-          + " (postgis.user, postgis.password): " + e.getMessage();
+      // The driver takes a user named in the URL over postgis.user (and PGUSER): so does the message.
+      String inUrl = userInUrl(settings.url());
+      String user = inUrl != null ? inUrl : settings.user();
+      return "Authentication failed " + (user != null ? "for user '" + user + "' " : "(no user given) ") + "at " + where
+          + (inUrl != null ? " (the user in postgis.url, postgis.password): " : " (postgis.user, postgis.password): ")
+          + e.getMessage();
     }
     if (state.equals("3D000")) {
       return "The database in " + where + " does not exist (postgis.url): " + e.getMessage();

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import org.geoshard.harness.api.RetryWait;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.slf4j.Logger;
@@ -111,7 +111,7 @@ final class LiveConnection implements AutoCloseable {
   private void reconnect() throws SQLException {
     long wait = nextAttemptNanos - System.nanoTime();
     if (wait > 0) {
-      LockSupport.parkNanos(wait);
+      RetryWait.park(wait);  // waiting is not serving: left out of the operation's latency
       if (Thread.currentThread().isInterrupted()) {
         throw new SQLException("Interrupted while waiting to reconnect to " + where, "08001");
       }

@@ -50,4 +50,16 @@ class PostgisSettingsTest {
         .startsWith("Authentication failed for user 'bench' at");
     assertThat(Connections.explain(s, new SQLException("no db", "3D000"))).startsWith("The database in");
   }
+
+  @Test
+  void anAuthenticationFailureNamesTheUserInTheUrl() throws ConfigException {
+    Properties p = new Properties();
+    p.setProperty("postgis.url", "jdbc:postgresql://db.example:5432/bench?user=ana%40lab&password=secret");
+    PostgisSettings s = PostgisSettings.fromProperties(p);
+    String message = Connections.explain(s, new SQLException("bad password", "28P01"));
+    assertThat(message).startsWith("Authentication failed for user 'ana@lab' at").contains("the user in postgis.url")
+        .doesNotContain("null").doesNotContain("secret");
+    assertThat(Connections.userInUrl("jdbc:postgresql://bench:pw@db/x")).isEqualTo("bench");
+    assertThat(Connections.userInUrl("jdbc:postgresql://db/x")).isNull();
+  }
 }

@@ -323,6 +323,9 @@ public final class MongoSettings {
     }
   }
 
+  /** The longest application name the driver sends in its handshake (UTF-8 bytes). */
+  static final int MAX_APP_NAME_BYTES = 128;
+
   private MongoSettings(Builder b) throws ConfigException {
     List<String> problems = new ArrayList<>();
     String givenUrl = b.url == null || b.url.isBlank() ? DEFAULT_URL : b.url.trim();
@@ -340,6 +343,13 @@ public final class MongoSettings {
         String pathDb = cs.getDatabase();
         // As YCSB's binding: the URL's database, unless it is absent or 'admin' (then only the authentication source).
         db = pathDb == null || pathDb.isEmpty() || pathDb.equals("admin") ? DEFAULT_DATABASE : pathDb;
+        String appName = cs.getApplicationName();
+        int appNameBytes = appName == null ? 0 : appName.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (appNameBytes > MAX_APP_NAME_BYTES) {
+          // The driver refuses it only when the client is made, in its own words: said here, before anything runs.
+          problems.add("Property '" + URL + "': appName is " + appNameBytes + " bytes long; MongoDB allows at most "
+              + MAX_APP_NAME_BYTES + " (UTF-8).");
+        }
       } catch (IllegalArgumentException e) {
         problems.add("Property '" + URL + "' is not a valid connection string ('" + Secrets.maskText(givenUrl) + "'): "
             + Secrets.maskText(e.getMessage()));

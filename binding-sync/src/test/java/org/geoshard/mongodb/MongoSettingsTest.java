@@ -268,4 +268,13 @@ class MongoSettingsTest {
     assertThat(MongoLastLocationSettings.fromProperties(props("mongodb.ll.lkl.shardkey", "_id:1,CellId:1")).lklKey())
         .hasToString("_id:1,CellId:1");
   }
+
+  @Test
+  void anOverlongAppNameIsAUsageErrorNamingTheLimit() throws Exception {
+    String megabyte = "a".repeat(1 << 20);
+    assertThat(problems("mongodb.url", "mongodb://db:27017/ycsb?appName=" + megabyte)).containsExactly(
+        "Property 'mongodb.url': appName is 1048576 bytes long; MongoDB allows at most 128 (UTF-8).");
+    // At the limit it is accepted.
+    MongoSettings.fromProperties(props("mongodb.url", "mongodb://db:27017/ycsb?appName=" + "a".repeat(128)));
+  }
 }

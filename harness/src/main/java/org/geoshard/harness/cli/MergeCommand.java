@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "merge", mixinStandardHelpOptions = true, separator = " ",
     header = "Merges the run folders of several client machines into one run folder.",
     description = {"Intervals are aligned on the wall clock and their histograms added (never averaged): the merged",
-        "throughput and percentiles are those of all clients together. Ramp steps are re-judged on the sums.", ""})
+        "throughput and percentiles are those of all clients together. Ramp steps are re-judged on the sums.",
+        "Runs of different identity (run.json 'identity') or that never overlapped in time are refused.", ""})
 public final class MergeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(MergeCommand.class);
 
@@ -29,6 +30,10 @@ public final class MergeCommand implements Callable<Integer> {
 
   @Option(names = {"-o", "--out"}, required = true, paramLabel = "OUT", description = "The merged run folder (must not hold a run).")
   Path out;
+
+  @Option(names = "--allow-different", description = "Merge runs of different identity (command, binding, workload,"
+      + " scenario properties) or that did not overlap in time anyway; run.json records what differed.")
+  boolean allowDifferent;
 
   private final PrintStream stdout;
 
@@ -43,7 +48,7 @@ public final class MergeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     try {
-      RunResult result = RunMerger.merge(sources, out);
+      RunResult result = RunMerger.merge(sources, out, allowDifferent);
       stdout.print(Files.readString(result.folder().resolve(RunFolder.SUMMARY_TXT)));
       LOG.info("Merged {} runs into {}", sources.size(), result.folder());
       return ExitCodes.OK;

@@ -33,7 +33,8 @@ public final class PropertySources {
         continue;
       }
       if (!Files.isRegularFile(file)) {
-        problems.add("-P " + file + ": no such file.");
+        problems.add("-P " + file + ": " + (Files.exists(file)
+            ? "not a regular file (a device, pipe or socket); give a workload properties file." : "no such file."));
         continue;
       }
       try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

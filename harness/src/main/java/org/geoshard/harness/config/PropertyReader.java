@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
 public final class PropertyReader {
   private final Properties properties;
   private final List<String> problems = new ArrayList<>();
+  /** Properties whose value was refused: checks that combine them with others must not guess their value. */
+  private final java.util.Set<String> refused = new java.util.HashSet<>();
 
   public PropertyReader(Properties properties) {
     this.properties = properties;
@@ -59,7 +61,8 @@ public final class PropertyReader {
       }
       return parsed;
     } catch (NumberFormatException e) {
-      problem(name, value, "a whole number of at least " + min);
+      problem(name, value, "a whole number of at least " + min
+          + (value.replace("_", "").matches("\\d{19,}") ? " and at most " + Long.MAX_VALUE : ""));
       return defaultValue;
     }
   }
@@ -171,7 +174,13 @@ public final class PropertyReader {
     }
   }
 
+  /** True when this property's value was refused (its default stood in for it). */
+  public boolean refused(String name) {
+    return refused.contains(name);
+  }
+
   private void problem(String name, String value, String expected) {
+    refused.add(name);
     problems.add("Property '" + name + "' must be " + expected + ", but is '" + value + "'.");
   }
 

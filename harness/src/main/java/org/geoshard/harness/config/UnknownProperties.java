@@ -42,13 +42,39 @@ public final class UnknownProperties {
     return new UnknownProperties(ServiceLoader.load(PropertyCatalog.class));
   }
 
-  /** One sentence per unknown property (sorted by name), then every module's malformed values. */
+  /**
+   * One sentence per unknown property (sorted by name), then every module's malformed values, the
+   * harness's first; a property one module has found fault with is not faulted again by the next (a
+   * URL with an unencoded '@' is said once, not again as each module's driver fails to parse it).
+   */
   public List<String> problems(Properties properties) {
     List<String> problems = unknown(properties);
-    for (PropertyCatalog catalog : catalogs) {
-      problems.addAll(catalog.problems(properties));
+    Set<String> named = new HashSet<>();
+    List<PropertyCatalog> harnessFirst = catalogs.stream()
+        .sorted(Comparator.comparing(catalog -> catalog instanceof HarnessProperties ? 0 : 1)).toList();
+    for (PropertyCatalog catalog : harnessFirst) {
+      Set<String> namedHere = new HashSet<>();
+      for (String problem : catalog.problems(properties)) {
+        String property = propertyNamed(problem);
+        if (property == null || !named.contains(property)) {
+          problems.add(problem);
+          if (property != null) {
+            namedHere.add(property);
+          }
+        }
+      }
+      named.addAll(namedHere);
     }
     return problems;
+  }
+
+  /** The property a problem begins by naming ({@code Property 'x' ...}), or null. */
+  private static String propertyNamed(String problem) {
+    if (!problem.startsWith("Property '")) {
+      return null;
+    }
+    int end = problem.indexOf('\'', "Property '".length());
+    return end < 0 ? null : problem.substring("Property '".length(), end);
   }
 
   /**

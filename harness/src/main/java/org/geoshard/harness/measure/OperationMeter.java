@@ -1,6 +1,5 @@
 package org.geoshard.harness.measure;
 
-import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -11,6 +10,10 @@ import org.HdrHistogram.Recorder;
  * digits; longer values are clamped so that a stuck request is still counted. Writers are spread
  * over a few {@link Recorder} stripes by thread id, because one shared recorder makes all threads
  * contend on the same counters at millions of operations per second.
+ *
+ * <p>Failed operations are recorded apart, in a histogram of their own (as YCSB reports
+ * {@code Return=ERROR} apart): a fast refusal must not pull the successes' median down, nor a
+ * slow failure (a reconnect back-off) push their tail up. Failures are rare, so one recorder holds them.
  */
 public final class OperationMeter {
   public static final long HIGHEST_MICROS = 3_600_000_000L;
@@ -19,8 +22,9 @@ public final class OperationMeter {
   private final String name;
   private final Recorder[] stripes;
   private final int stripeMask;
-  private final LongAdder errors = new LongAdder();
+  private final Recorder failed = new Recorder(HIGHEST_MICROS, SIGNIFICANT_DIGITS);
   private final Histogram[] recycled;
+  private Histogram recycledFailed;
 
   OperationMeter(String name, int stripeCount) {
     if (Integer.bitCount(stripeCount) != 1) {
@@ -44,19 +48,20 @@ public final class OperationMeter {
    *
    * @param stripe any int, usually the calling thread's id; equal values share a stripe
    * @param micros latency in microseconds; negative values count as 0
-   * @param ok false counts the operation as an error (its latency is still recorded)
+   * @param ok false counts the operation as an error, its latency in the failures' histogram
    */
   public void record(int stripe, long micros, boolean ok) {
     long value = micros < 0 ? 0 : Math.min(micros, HIGHEST_MICROS);
-    stripes[stripe & stripeMask].recordValue(value);
-    if (!ok) {
-      errors.increment();
+    if (ok) {
+      stripes[stripe & stripeMask].recordValue(value);
+    } else {
+      failed.recordValue(value);
     }
   }
 
   /**
-   * The latencies recorded since the last call, summed over stripes, and the errors since then.
-   * Only one thread (the sampler) may call this.
+   * The latencies of successes recorded since the last call, summed over stripes, and those of
+   * failures. Only one thread (the sampler) may call this.
    */
   IntervalSample sampleInterval() {
     Histogram sum = newHistogram();
@@ -65,7 +70,10 @@ public final class OperationMeter {
       recycled[i] = stripes[i].getIntervalHistogram(recycled[i]);
       sum.add(recycled[i]);
     }
-    return new IntervalSample(name, sum, errors.sumThenReset());
+    recycledFailed = failed.getIntervalHistogram(recycledFailed);
+    Histogram failures = newHistogram();
+    failures.add(recycledFailed);
+    return IntervalSample.of(name, sum, failures);
   }
 
   public static Histogram newHistogram() {

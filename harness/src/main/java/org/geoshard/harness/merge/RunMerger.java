@@ -29,6 +29,8 @@ import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.StopReason;
 import org.geoshard.harness.stats.Plateau;
 import org.geoshard.harness.stats.Timeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Merges the run folders of several client machines that ran the same workload at the same time
@@ -38,10 +40,21 @@ import org.geoshard.harness.stats.Timeline;
  * are re-judged on the combined histograms with the first run's rule; their threads add up.
  */
 public final class RunMerger {
+  private static final Logger LOG = LoggerFactory.getLogger(RunMerger.class);
+
   private RunMerger() {
   }
 
   public static RunResult merge(List<Path> sources, Path out) throws ConfigException, IOException {
+    return merge(sources, out, false);
+  }
+
+  /**
+   * @param allowDifferent merge runs of different identity or that never overlapped in time anyway
+   *     (what differed is recorded in the merged {@code run.json} as {@code differences})
+   * @throws ConfigException a source is not a run folder, or (unless allowed) the runs differ
+   */
+  public static RunResult merge(List<Path> sources, Path out, boolean allowDifferent) throws ConfigException, IOException {
     if (sources.size() < 2) {
       throw new ConfigException("merge needs at least two run folders, got " + sources.size() + ".");
     }
@@ -49,12 +62,19 @@ public final class RunMerger {
     for (Path source : sources) {
       runs.add(SourceRun.read(source));
     }
+    List<String> differences = MergeCheck.problems(runs);
+    if (!differences.isEmpty() && !allowDifferent) {
+      throw new ConfigException(differences.stream()
+          .map(d -> d.substring(0, d.length() - 1) + " (--allow-different merges them anyway).").toList());
+    }
+    differences.forEach(difference -> LOG.warn("{} (merged anyway: --allow-different)", difference));
     long base = runs.stream().mapToLong(SourceRun::startEpochMs).min().orElseThrow();
     long end = runs.stream().mapToLong(SourceRun::endEpochMs).max().orElseThrow();
 
     // Each source's step windows, mapped onto merged seconds, and its threads per step.
     List<Interval> merged = alignAndAdd(runs, base);
-    RunFolder folder = RunFolder.create(out, out, Instant.ofEpochMilli(base), "merge", "merged", "merged");
+    RunFolder folder = RunFolder.create(out, "Option -o", out, Instant.ofEpochMilli(base), "merge", "merged",
+        "merged");
     Totals totals = new Totals();
     Timeline timeline = new Timeline();
     List<IntervalListener> listeners = List.of(totals, timeline, new TimeseriesWriter(folder.path()),
@@ -95,13 +115,18 @@ public final class RunMerger {
         totals.succeeded() * 1000.0 / runtimeMs, threads, failures, totals.overall(), totals.perOperation(), ramp,
         plateau, null, null);
     Summary.write(folder, result, totals.perOperation());
-    folder.writeJson(RunFolder.RUN_JSON, record(runs, base, end, result));
+    Map<String, Object> record = record(runs, base, end, result);
+    if (!differences.isEmpty()) {
+      record.put("differences", differences);  // merged although they differ: the report must know
+    }
+    folder.writeJson(RunFolder.RUN_JSON, record);
     return result;
   }
 
   /** Adds up the intervals of all sources that fall into the same wall-clock second. */
   private static List<Interval> alignAndAdd(List<SourceRun> runs, long base) {
     TreeMap<Long, Map<String, Histogram>> histograms = new TreeMap<>();
+    TreeMap<Long, Map<String, Histogram>> failed = new TreeMap<>();
     TreeMap<Long, Map<String, Long>> errors = new TreeMap<>();
     TreeMap<Long, Integer> threads = new TreeMap<>();
     TreeMap<Long, Long> ends = new TreeMap<>();
@@ -113,6 +138,8 @@ public final class RunMerger {
         for (IntervalSample sample : interval.samples()) {
           histograms.computeIfAbsent(second, s -> new LinkedHashMap<>())
               .computeIfAbsent(sample.operation(), op -> OperationMeter.newHistogram()).add(sample.histogram());
+          failed.computeIfAbsent(second, s -> new LinkedHashMap<>())
+              .computeIfAbsent(sample.operation(), op -> OperationMeter.newHistogram()).add(sample.failed());
           errors.computeIfAbsent(second, s -> new LinkedHashMap<>()).merge(sample.operation(), sample.errors(), Long::sum);
         }
       }
@@ -122,8 +149,10 @@ public final class RunMerger {
       long second = entry.getKey();
       List<IntervalSample> samples = new ArrayList<>();
       Map<String, Histogram> byOperation = histograms.getOrDefault(second, Map.of());
+      Map<String, Histogram> failedByOperation = failed.getOrDefault(second, Map.of());
       Map<String, Long> errorsByOperation = errors.getOrDefault(second, Map.of());
-      byOperation.forEach((op, h) -> samples.add(new IntervalSample(op, h, errorsByOperation.getOrDefault(op, 0L))));
+      byOperation.forEach((op, h) -> samples.add(new IntervalSample(op, h,
+          failedByOperation.getOrDefault(op, OperationMeter.newHistogram()), errorsByOperation.getOrDefault(op, 0L))));
       long start = base + (second - 1) * 1000;
       merged.add(new Interval(second, start, Math.max(start + 1, Math.min(ends.get(second), start + 1000)),
           entry.getValue(), samples));
@@ -205,6 +234,9 @@ public final class RunMerger {
     }
     record.put("sources", sources);
     record.put("properties", RunFolder.json().convertValue(first.get("properties"), Object.class));
+    if (first.has("identity")) {
+      record.put("identity", RunFolder.json().convertValue(first.get("identity"), Object.class));
+    }
     record.put("versions", RunFolder.json().convertValue(first.get("versions"), Object.class));
     record.put("threads", result.threads());
     record.put("startTime", Instant.ofEpochMilli(base).toString());

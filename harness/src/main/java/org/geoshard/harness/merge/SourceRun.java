@@ -25,6 +25,7 @@ import org.geoshard.harness.output.TimeseriesWriter;
 
 /**
  * One run folder read back as the intervals that were measured: histograms from the {@code .hlog}
+ * files (failed operations' from {@code failed/*.hlog}),
  * files, errors and threads from {@code timeseries.csv}, and the run's {@code run.json} and
  * {@code summary.json}.
  */
@@ -40,13 +41,18 @@ record SourceRun(Path folder, JsonNode record, JsonNode summary, List<Interval> 
     JsonNode summary = readJson(folder.resolve(RunFolder.SUMMARY_JSON));
     Map<Long, Row> rows = readTimeseries(folder.resolve(TimeseriesWriter.FILE_NAME));
     TreeMap<Long, Map<String, Histogram>> histograms = readHlogs(folder);
+    // Failed operations' latencies (a folder written before they were kept apart has them inside the above).
+    TreeMap<Long, Map<String, Histogram>> failed = Files.isDirectory(folder.resolve(HlogWriters.FAILED_DIR))
+        ? readHlogs(folder.resolve(HlogWriters.FAILED_DIR)) : new TreeMap<>();
     List<Interval> intervals = new ArrayList<>();
     for (Row row : rows.values()) {
       Map<String, Histogram> byOperation = near(histograms, row.startEpochMs);
+      Map<String, Histogram> failedByOperation = near(failed, row.startEpochMs);
       List<IntervalSample> samples = new ArrayList<>();
       for (Map.Entry<String, Long> errors : row.errors.entrySet()) {
         Histogram histogram = byOperation.getOrDefault(errors.getKey(), OperationMeter.newHistogram());
-        samples.add(new IntervalSample(errors.getKey(), histogram, errors.getValue()));
+        Histogram failures = failedByOperation.getOrDefault(errors.getKey(), OperationMeter.newHistogram());
+        samples.add(new IntervalSample(errors.getKey(), histogram, failures, errors.getValue()));
       }
       intervals.add(new Interval(row.second, row.startEpochMs, row.startEpochMs + row.intervalMs, row.threads, samples));
     }

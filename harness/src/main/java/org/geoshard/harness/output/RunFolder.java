@@ -42,9 +42,18 @@ public final class RunFolder {
    */
   public static RunFolder create(Path explicit, Path root, Instant now, String command, String binding, String label)
       throws ConfigException, IOException {
+    return create(explicit, "Property 'results.dir'", root, now, command, binding, label);
+  }
+
+  /**
+   * As {@link #create(Path, Path, Instant, String, String, String)}, for a folder given by another
+   * name than {@code results.dir}: messages about it begin with {@code explicitName} (e.g. "Option -o").
+   */
+  public static RunFolder create(Path explicit, String explicitName, Path root, Instant now, String command,
+      String binding, String label) throws ConfigException, IOException {
     Path path = explicit != null ? explicit
         : root.resolve(STAMP.format(now) + "-" + command + "-" + binding + "-" + label);
-    String property = explicit != null ? "Property 'results.dir'" : "The run folder";
+    String property = explicit != null ? explicitName : "The run folder";
     if (Files.exists(path) && !Files.isDirectory(path)) {
       throw new ConfigException(property + ": " + path + " is a file, not a folder; choose a folder for the run.");
     }
@@ -63,9 +72,9 @@ public final class RunFolder {
     }
     try {
       Files.createDirectories(path);
-      if (!Files.isWritable(path)) {
-        throw new AccessDeniedException(path.toString());
-      }
+      // A real write, not Files.isWritable: its failure carries the reason (a read-only file system is
+      // not a permission), and root may write where the permission bits say no.
+      Files.delete(Files.createTempFile(path, ".write-probe", ".tmp"));
     } catch (IOException e) {
       throw new ConfigException(property + ": " + path + " cannot be created or written (" + reason(e)
           + "); choose a folder you can write.");
@@ -73,12 +82,13 @@ public final class RunFolder {
     return new RunFolder(path);
   }
 
-  private static String reason(IOException e) {
+  /** The operating system's reason, in lower case as the sentence goes on ("read-only file system"). */
+  static String reason(IOException e) {
     if (e instanceof AccessDeniedException) {
       return "permission denied";
     }
     if (e instanceof FileSystemException f && f.getReason() != null) {
-      return f.getReason();
+      return f.getReason().toLowerCase(Locale.ROOT);
     }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }

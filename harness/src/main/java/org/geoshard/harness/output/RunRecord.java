@@ -30,6 +30,8 @@ public final class RunRecord {
     fields.put("versions", versions());
     fields.put("host", hostFacts());
     fields.put("properties", Secrets.masked(effective));
+    // Written once, as the phase starts: what merge and report compare (never renamed later).
+    fields.put("identity", RunIdentity.of(command, bindingName, workloadClass, effective).asMap());
   }
 
   public synchronized RunRecord put(String name, Object value) {

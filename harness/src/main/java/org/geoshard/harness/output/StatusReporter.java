@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Logs a status line every {@code status.interval}: elapsed time, total operations, the rate of
  * successful operations over the last period, threads, errors, how far the phase is ({@link Progress}:
- * share done and time left, or the step), and per operation the count and p50/p95/p99 of the last period.
+ * share done and time left, or the step), and per operation the count and p50/p95/p99 of the last period's successful operations.
  */
 public final class StatusReporter implements IntervalListener {
   private static final Logger LOG = LoggerFactory.getLogger("status");

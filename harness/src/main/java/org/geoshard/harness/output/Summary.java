@@ -130,6 +130,9 @@ public final class Summary {
     json.put("p99Us", s.p99Us());
     json.put("p999Us", s.p999Us());
     json.put("maxUs", s.maxUs());
+    if (s.failed() != null) {
+      json.put("failed", stats(s.failed()));  // the failed operations' own latencies, never mixed into the above
+    }
     return json;
   }
 
@@ -191,6 +194,16 @@ public final class Summary {
       line(out, name, "99.9thPercentileLatency(us)", Long.toString(s.p999Us()));
       line(out, name, "Return=OK", Long.toString(s.count() - s.errors()));
       line(out, name, "Return=ERROR", Long.toString(s.errors()));
+      LatencyStats failed = s.failed();
+      if (failed != null) {
+        // As YCSB reports a failed operation's latencies: a section of its own.
+        String section = name + "-FAILED";
+        line(out, section, "Operations", Long.toString(failed.count()));
+        line(out, section, "AverageLatency(us)", Formats.decimal(failed.meanUs(), 2));
+        line(out, section, "50thPercentileLatency(us)", Long.toString(failed.p50Us()));
+        line(out, section, "99thPercentileLatency(us)", Long.toString(failed.p99Us()));
+        line(out, section, "MaxLatency(us)", Long.toString(failed.maxUs()));
+      }
     });
     return out.toString();
   }

@@ -13,7 +13,8 @@ import org.geoshard.harness.measure.LatencyStats;
 /**
  * Writes {@code timeseries.csv}: one row per interval and operation that ran in it, flushed every
  * interval so that a crash keeps what was measured. {@code ops} counts every operation that ended,
- * {@code errors} those that failed, and {@code opsPerSec} only those that succeeded.
+ * {@code errors} those that failed, and {@code opsPerSec} only those that succeeded; the latency
+ * columns are those of the successful operations (the failed ones' are in {@code failed/*.hlog}).
  */
 public final class TimeseriesWriter implements IntervalListener {
   public static final String FILE_NAME = "timeseries.csv";
@@ -32,7 +33,7 @@ public final class TimeseriesWriter implements IntervalListener {
   @Override
   public void onInterval(Interval interval) throws IOException {
     for (IntervalSample sample : interval.samples()) {
-      LatencyStats stats = LatencyStats.of(sample.histogram(), sample.errors());
+      LatencyStats stats = LatencyStats.of(sample.histogram(), sample.failed(), sample.errors());
       double opsPerSec = sample.ok() * 1000.0 / interval.durationMs();
       out.write(interval.index() + "," + interval.startEpochMs() + "," + interval.durationMs() + ","
           + sample.operation() + "," + stats.count() + "," + stats.errors() + ","

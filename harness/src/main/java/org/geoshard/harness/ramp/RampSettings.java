@@ -73,6 +73,13 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
       mode = RampMode.THREADS;
       note = String.join(", ", threadRamp) + " set without " + MODE + ": running the study's thread ramp ("
           + MODE + "=threads).";
+    } else if (mode == RampMode.THREADS && !rateRamp.isEmpty()) {
+      // Obeyed, as ramp.mode=none is (a scenario file may set one kind and the command line choose the other),
+      // but never silently.
+      note = unusedByMode(rateRamp, "threads", "rate");
+    } else if (mode == RampMode.RATE && threadRamp.stream().anyMatch(name -> !name.equals(INTERVAL))) {
+      // ramp.interval is the step length of both kinds
+      note = unusedByMode(threadRamp.stream().filter(name -> !name.equals(INTERVAL)).toList(), "rate", "threads");
     } else if (mode == RampMode.NONE && (!threadRamp.isEmpty() || !rateRamp.isEmpty())) {
       note = MODE + "=none: " + String.join(", ", Stream.concat(threadRamp.stream(), rateRamp.stream()).toList())
           + " not used; this is a run with a fixed number of threads.";
@@ -116,6 +123,12 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation, kind);
     return new RampSettings(mode, start, step, interval, maxThreads, rateStart, rateStep, rateMax, rateThreads, rule,
         warmup, note);
+  }
+
+  /** The one sentence naming the other kind's properties an explicit mode leaves unused. */
+  private static String unusedByMode(List<String> names, String mode, String theirMode) {
+    return MODE + "=" + mode + ": " + String.join(", ", names) + " not used (only " + MODE + "=" + theirMode
+        + " uses " + (names.size() == 1 ? "it" : "them") + ").";
   }
 
   /** At most {@link #DEFAULT_WARMUP} and at most half of the window it is cut from (whole seconds). */

@@ -14,6 +14,7 @@ import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.api.RetryWait;
 import org.geoshard.harness.measure.Meters;
 import org.geoshard.harness.measure.OperationMeter;
 import org.geoshard.harness.measure.Totals;
@@ -158,6 +159,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       return unmeasured(operation, call);
     }
     OperationMeter meter = meters.meter(operation);
+    long waited = RetryWait.waitedNanos();
     long start = begin(meter, null);
     Status status;
     try {
@@ -165,7 +167,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed(operation, e);
     }
-    finish(meter, start, status);
+    finish(meter, start, waited, status);
     offerExplain(operation, status);
     return status;
   }
@@ -179,6 +181,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status measure(Supplier<Status> call, Function<Status, Outcome> classify) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(null, classify) : 0;
     Status status;
     try {
@@ -188,7 +191,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     }
     if (measured && end(start)) {
       Outcome outcome = classify.apply(status);
-      long micros = (System.nanoTime() - start) / 1000;
+      long micros = latencyMicros(start, waited);
       if (status == Status.BATCHED_OK && batches != null) {
         batches.buffered(outcome.operation(), micros);
       } else {
@@ -200,6 +203,7 @@ final class MeasuredDB extends DB implements HarnessDB {
 
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(read, null) : 0;
     Status status;
     try {
@@ -207,7 +211,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed("READ", e);
     }
-    finish(read, start, status);
+    finish(read, start, waited, status);
     offerExplain("READ", status);
     return status;
   }
@@ -215,6 +219,7 @@ final class MeasuredDB extends DB implements HarnessDB {
   @Override
   public Status scan(String table, String startKey, int count, Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(scan, null) : 0;
     Status status;
     try {
@@ -222,13 +227,14 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed("SCAN", e);
     }
-    finish(scan, start, status);
+    finish(scan, start, waited, status);
     offerExplain("SCAN", status);
     return status;
   }
 
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(update, null) : 0;
     Status status;
     try {
@@ -236,12 +242,13 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed("UPDATE", e);
     }
-    finish(update, start, status);
+    finish(update, start, waited, status);
     return status;
   }
 
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(insert, null) : 0;
     Status status;
     try {
@@ -249,12 +256,13 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed("INSERT", e);
     }
-    finish(insert, start, status);
+    finish(insert, start, waited, status);
     return status;
   }
 
   @Override
   public Status delete(String table, String key) {
+    long waited = measured ? RetryWait.waitedNanos() : 0;
     long start = measured ? begin(delete, null) : 0;
     Status status;
     try {
@@ -262,7 +270,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     } catch (RuntimeException e) {
       status = failed("DELETE", e);
     }
-    finish(delete, start, status);
+    finish(delete, start, waited, status);
     return status;
   }
 
@@ -304,10 +312,15 @@ final class MeasuredDB extends DB implements HarnessDB {
     return --depth > 0 || inFlightSince.compareAndSet(start == 0 ? 1 : start, 0);
   }
 
+  /** The latency of a call begun at {@code startNanos}, less the time the binding waited to retry in it. */
+  private static long latencyMicros(long startNanos, long waitedBefore) {
+    return (System.nanoTime() - startNanos - (RetryWait.waitedNanos() - waitedBefore)) / 1000;
+  }
+
   /** Counts the call, except a buffered record of a binding that reports batches: its batch will. */
-  private void finish(OperationMeter meter, long startNanos, Status status) {
+  private void finish(OperationMeter meter, long startNanos, long waitedBefore, Status status) {
     if (measured && end(startNanos)) {
-      long micros = (System.nanoTime() - startNanos) / 1000;
+      long micros = latencyMicros(startNanos, waitedBefore);
       if (status == Status.BATCHED_OK && batches != null) {
         batches.buffered(meter.name(), micros);
       } else {

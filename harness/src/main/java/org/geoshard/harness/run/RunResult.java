@@ -40,9 +40,11 @@ public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long
 
   /**
    * True when something went wrong that the user must look at: a failed start, a crashed thread, a
-   * phase that gave up, or operation errors. In a ramp, errors are part of the answer (they end the search) and do not count.
+   * phase that gave up, or any failed operation. A ramp is no exception: its errors end the search, but
+   * an operation that failed is still something to look at (the exit code says so).
    */
   public boolean hasFailures() {
-    return threadFailures > 0 || stopReason == StopReason.FAILED || stopReason == StopReason.GIVEUP || preparationFailed() || (ramp == null && errors > 0);
+    return threadFailures > 0 || stopReason == StopReason.FAILED || stopReason == StopReason.GIVEUP || preparationFailed()
+        || errors > 0;
   }
 }

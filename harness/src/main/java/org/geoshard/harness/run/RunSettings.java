@@ -168,7 +168,8 @@ public final class RunSettings {
         in.problem("Property 'target' does not go with 'ramp.mode': a closed-loop ramp runs as fast as it can, an"
             + " open-loop ramp sets its rate with ramp.rate.start and ramp.rate.step.");
       }
-    } else if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()) {
+    } else if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()
+        && !in.refused(OPERATION_COUNT) && !in.refused(MAX_EXECUTION_TIME)) {  // a refused value is not 0
       in.problem("Nothing to run: property 'operationcount' is 0 and 'maxexecutiontime' is not set;"
           + " set one of them (operationcount=0 with maxexecutiontime runs until the time is up).");
     }

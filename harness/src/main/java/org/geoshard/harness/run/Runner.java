@@ -101,6 +101,7 @@ public final class Runner {
   /** The data the workload declares (what preparation may touch). */
   private Set<DataRole> data = Set.of();
   private Duration stopGrace = STOP_GRACE;
+  private Ticker ticker = Ticker.SYSTEM;
   /** Observers started and stopped around the load, the preparation after it and the run. */
   private final StageListeners stageListeners = new StageListeners();
   /** Explains a few real requests per operation and step; null when off. */
@@ -374,6 +375,16 @@ public final class Runner {
   Runner stopGrace(Duration grace) {
     this.stopGrace = grace;
     return this;
+  }
+
+  /** Another clock for the client threads' schedule (tests that place a stop inside a thread's wait). */
+  Runner ticker(Ticker ticker) {
+    this.ticker = ticker;
+    return this;
+  }
+
+  Ticker ticker() {
+    return ticker;
   }
 
   /** Asks every thread to stop after its current operation; the first reason given wins. */

@@ -1,6 +1,5 @@
 package org.geoshard.harness.run;
 
-import java.util.concurrent.locks.LockSupport;
 import site.ycsb.Workload;
 
 /**
@@ -17,6 +16,7 @@ final class Worker implements Runnable {
   private final long operations;
   private final Pacer pacer;
   private final Runner runner;
+  private final Ticker ticker;
   /** Operations this thread performed; read after the thread ended (join orders the write). */
   private long done;
 
@@ -34,6 +34,7 @@ final class Worker implements Runnable {
     this.operations = operations;
     this.pacer = pacer;
     this.runner = runner;
+    this.ticker = runner.ticker();
   }
 
   int id() {
@@ -79,25 +80,27 @@ final class Worker implements Runnable {
 
   private void loop(Object state) {
     long count = 0;
-    long intended = System.nanoTime();
+    long intended = ticker.nanoTime();
     boolean scheduled = true;
     try {
       while (!runner.stopRequested() && (operations == 0 || count < operations)) {
         if (pacer.paused()) {
           // A group at rate 0 waits; when it resumes, its schedule starts afresh (no backlog).
-          LockSupport.parkNanos(10_000_000L);
-          intended = System.nanoTime();
+          ticker.park(10_000_000L);
+          intended = ticker.nanoTime();
           continue;
         }
         long interval = pacer.intervalNanos();
         if (interval > 0) {
           if (!scheduled) {
             // A schedule (re)starts from now: unpaced operations before it leave no backlog.
-            intended = System.nanoTime();
+            intended = ticker.nanoTime();
             scheduled = true;
           }
           // A fixed schedule: a late operation does not push the ones after it (no coordinated omission).
-          pauseUntil(intended);
+          if (!pauseUntil(intended)) {
+            break;  // the stop came while this thread waited: the operation it waited for never starts
+          }
           db.intendedStart(intended);
           intended += interval;
         } else {
@@ -116,11 +119,16 @@ final class Worker implements Runnable {
     }
   }
 
-  private void pauseUntil(long intendedNanos) {
+  /** Waits for the intended start; false when the run was stopped first (then no operation may start). */
+  private boolean pauseUntil(long intendedNanos) {
     long wait;
-    while ((wait = intendedNanos - System.nanoTime()) > 0 && !runner.stopRequested()) {
-      LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+    while ((wait = intendedNanos - ticker.nanoTime()) > 0) {
+      if (runner.stopRequested()) {
+        return false;
+      }
+      ticker.park(Math.min(wait, 100_000_000L));
     }
+    return !runner.stopRequested();
   }
 
   private void cleanup() {

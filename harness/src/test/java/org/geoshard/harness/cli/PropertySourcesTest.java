@@ -43,4 +43,11 @@ class PropertySourcesTest {
         .isEqualTo("geo3s");
     assertThat(PropertySources.defaultLabel(List.of())).isEqualTo("default");
   }
+
+  @Test
+  void aFileThatIsNotARegularFileIsNamedAsWhatItIs() {
+    assertThatThrownBy(() -> PropertySources.resolve(List.of(java.nio.file.Path.of("/dev/zero")), List.of(), null, null))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("-P /dev/zero: not a regular file (a device, pipe or socket); give a workload properties file.");
+  }
 }

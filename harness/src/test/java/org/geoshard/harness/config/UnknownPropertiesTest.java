@@ -79,4 +79,29 @@ class UnknownPropertiesTest {
         "Property 'recordcont' is read by no module geoshard knows; did you mean 'recordcount'? (It is kept, for a"
             + " binding or workload that reads it.)");
   }
+
+  @Test
+  void aPropertyTheHarnessFaultsIsNotFaultedAgainByAModule() {
+    Properties p = new Properties();
+    p.setProperty("geo.url", "mongodb://bob:Lk@Zq9@127.0.0.1/ycsb");
+    PropertyCatalog driver = new PropertyCatalog() {
+      @Override
+      public java.util.Set<String> prefixes() {
+        return java.util.Set.of("geo.");
+      }
+
+      @Override
+      public java.util.Set<String> names() {
+        return java.util.Set.of("geo.url");
+      }
+
+      @Override
+      public List<String> problems(Properties properties) {
+        return List.of("Property 'geo.url' is not a valid connection string: invalid user information.");
+      }
+    };
+    List<String> problems = new UnknownProperties(List.of(driver, new HarnessProperties())).problems(p);
+    assertThat(problems).hasSize(1);
+    assertThat(problems.get(0)).startsWith("Property 'geo.url': the password in").contains("unencoded '@'");
+  }
 }

@@ -16,6 +16,11 @@ class OperationMeterTest {
     assertThat(first.count()).isEqualTo(8);
     assertThat(first.errors()).isEqualTo(1);
     assertThat(first.histogram().getMaxValue()).isBetween(800L, 801L);
+    // The failure (thread 3, 400 us) is kept apart from the successes' latencies.
+    assertThat(first.histogram().getTotalCount()).isEqualTo(7);
+    assertThat(first.failed().getTotalCount()).isEqualTo(1);
+    assertThat(first.failed().getMaxValue()).isBetween(400L, 401L);
+    assertThat(first.ok()).isEqualTo(7);
     IntervalSample second = meter.sampleInterval();
     assertThat(second.isEmpty()).isTrue();
     meter.record(0, 5, true);

@@ -18,7 +18,7 @@ class StatusReporterTest {
     Histogram h = OperationMeter.newHistogram();
     h.recordValueWithCount(1_000, operations);
     return new Interval(index, START + (index - 1) * 1000, START + index * 1000, 4,
-        List.of(new IntervalSample("INSERT", h, 0)));
+        List.of(IntervalSample.of("INSERT", h, OperationMeter.newHistogram())));
   }
 
   private static StatusReporter fed(Progress progress, int seconds, long perSecond) {

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.run.AwaitSecond;
@@ -91,6 +92,20 @@ class RampRunTest {
           Thread.currentThread().interrupt();
         }
       }
+      return Status.OK;
+    }
+  }
+
+  /** Test helper: every tenth read fails at once (as a refused connection does); the others take 1 ms. */
+  public static final class SometimesFailingDB extends NoopDB {
+    private long reads;
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      if (++reads % 10 == 0) {
+        return Status.ERROR;
+      }
+      LockSupport.parkNanos(1_000_000);
       return Status.OK;
     }
   }
@@ -222,5 +237,26 @@ class RampRunTest {
     // warm-up, at least one and never more than the run lasted.
     assertThat(result.plateau().seconds()).isBetween(1, (int) (result.runtimeMs() / 1000));
     assertThat(result.plateau().meanOpsPerSec()).isCloseTo(500, within(200.0));
+  }
+
+  @Test
+  void aThreadRampWhoseOperationsFailedHasFailures() throws Exception {
+    // The first error ends the search (sla.maxerrors=0): the answer stands, and the command still exits 1.
+    RunResult result = runner(props("ramp.mode", "threads", "ramp.start", "1", "ramp.interval", "2",
+        "ramp.maxthreads", "2", "sla.latency.ms", "5000"), SometimesFailingDB.class).execute();
+    assertThat(result.stopReason()).isEqualTo(StopReason.ERRORS);
+    assertThat(result.errors()).isPositive();
+    assertThat(result.hasFailures()).as("so the command exits 1").isTrue();
+  }
+
+  @Test
+  void aRateRampWithErrorsWithinItsAllowanceStillHasFailures() throws Exception {
+    // Errors allowed per step let the search go on; failed operations still make the phase exit 1.
+    RunResult result = runner(props("ramp.mode", "rate", "ramp.rate.start", "50", "ramp.rate.step", "50",
+        "ramp.rate.max", "100", "ramp.rate.threads", "2", "ramp.interval", "2", "sla.latency.ms", "5000",
+        "sla.maxerrors", "1000000"), SometimesFailingDB.class).execute();
+    assertThat(result.stopReason()).isNotEqualTo(StopReason.ERRORS);
+    assertThat(result.errors()).isPositive();
+    assertThat(result.hasFailures()).as("so the command exits 1").isTrue();
   }
 }

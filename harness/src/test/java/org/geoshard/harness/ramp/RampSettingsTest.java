@@ -43,6 +43,28 @@ class RampSettingsTest {
   }
 
   @Test
+  void anExplicitModeIsObeyedAndNamesTheOtherKindsPropertiesItLeavesUnused() throws ConfigException {
+    RampSettings threads = RampSettings.fromProperties(props("ramp.mode", "threads", "ramp.rate.start", "50"));
+    assertThat(threads.mode()).isEqualTo(RampMode.THREADS);
+    assertThat(threads.note()).isEqualTo("ramp.mode=threads: ramp.rate.start not used (only ramp.mode=rate uses it).");
+    RampSettings rate = RampSettings.fromProperties(props("ramp.mode", "rate", "ramp.step", "2", "ramp.maxthreads", "9"));
+    assertThat(rate.mode()).isEqualTo(RampMode.RATE);
+    assertThat(rate.note())
+        .isEqualTo("ramp.mode=rate: ramp.step, ramp.maxthreads not used (only ramp.mode=threads uses them).");
+  }
+
+  @Test
+  void theStepLengthBelongsToBothKinds() throws ConfigException {
+    RampSettings rate = RampSettings.fromProperties(props("ramp.mode", "rate", "ramp.interval", "7",
+        "ramp.rate.start", "10"));
+    assertThat(rate.mode()).isEqualTo(RampMode.RATE);
+    assertThat(rate.interval()).hasSeconds(7);
+    assertThat(rate.note()).isNull();
+    RampSettings threads = RampSettings.fromProperties(props("ramp.mode", "threads", "ramp.step", "3"));
+    assertThat(threads.mode()).isEqualTo(RampMode.THREADS);
+  }
+
+  @Test
   void anExplicitNoneIsObeyedAndSaysWhatItLeavesUnused() throws ConfigException {
     RampSettings s = RampSettings.fromProperties(props("ramp.mode", "none", "ramp.start", "2"));
     assertThat(s.mode()).isEqualTo(RampMode.NONE);

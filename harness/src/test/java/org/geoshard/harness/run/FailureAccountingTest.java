@@ -81,6 +81,70 @@ class FailureAccountingTest {
   }
 
   @Test
+  void failedOperationsHaveTheirOwnLatenciesApartFromTheSuccesses() throws Exception {
+    // 100 reads, every second one fails after 20 ms: the successes' latencies must not contain those 20 ms.
+    RunResult result = run(Phase.RUN, workload("operationcount", "100", "threadcount", "1", "readproportion", "1",
+        "updateproportion", "0"), FaultBindings.SlowFailureDB.class);
+    LatencyStats read = result.perOperation().get("READ");
+    assertThat(read.count()).isEqualTo(100);
+    assertThat(read.errors()).isEqualTo(50);
+    assertThat(read.p50Us()).as("successes only").isLessThan(FaultBindings.SlowFailureDB.FAILURE_MICROS);
+    assertThat(read.failed().count()).isEqualTo(50);
+    assertThat(read.failed().minUs()).isGreaterThanOrEqualTo(FaultBindings.SlowFailureDB.FAILURE_MICROS);
+    assertThat(result.overall().failed().count()).isEqualTo(50);
+
+    JsonNode summary = JSON.readTree(result.folder().resolve("summary.json").toFile());
+    assertThat(summary.at("/perOperation/READ/count").asLong()).isEqualTo(100);
+    assertThat(summary.at("/perOperation/READ/p50Us").asLong()).isLessThan(FaultBindings.SlowFailureDB.FAILURE_MICROS);
+    assertThat(summary.at("/perOperation/READ/failed/count").asLong()).isEqualTo(50);
+    assertThat(summary.at("/perOperation/READ/failed/p50Us").asLong())
+        .isGreaterThanOrEqualTo(FaultBindings.SlowFailureDB.FAILURE_MICROS);
+    assertThat(Files.readString(result.folder().resolve("summary.txt"))).contains("[READ-FAILED], Operations, 50");
+
+    // The .hlog of READ holds the 50 successes, failed/READ.hlog the 50 failures.
+    assertThat(hlogCount(result.folder().resolve("READ.hlog"))).isEqualTo(50);
+    assertThat(hlogCount(result.folder().resolve("failed/READ.hlog"))).isEqualTo(50);
+    // The time series counts all 100 with their errors, and its latency columns are the successes'.
+    long ops = 0;
+    long errors = 0;
+    List<String> rows = Files.readAllLines(result.folder().resolve(TimeseriesWriter.FILE_NAME));
+    for (String row : rows.subList(1, rows.size())) {
+      String[] c = row.split(",");
+      if (c[3].equals("READ")) {
+        ops += Long.parseLong(c[4]);
+        errors += Long.parseLong(c[5]);
+        if (Long.parseLong(c[4]) > Long.parseLong(c[5])) {
+          assertThat(Long.parseLong(c[7])).as(row).isLessThan(FaultBindings.SlowFailureDB.FAILURE_MICROS);
+        }
+      }
+    }
+    assertThat(ops).isEqualTo(100);
+    assertThat(errors).isEqualTo(50);
+  }
+
+  @Test
+  void timeABindingWaitsToRetryIsNotLatency() throws Exception {
+    // Each read waits 30 ms to "reconnect" and then answers at once: 30 ms is not how long the read took.
+    RunResult result = run(Phase.RUN, workload("operationcount", "20", "threadcount", "1", "readproportion", "1",
+        "updateproportion", "0"), FaultBindings.BackingOffDB.class);
+    LatencyStats read = result.perOperation().get("READ");
+    assertThat(read.count()).isEqualTo(20);
+    assertThat(read.p50Us()).isLessThan(FaultBindings.BackingOffDB.BACKOFF_MICROS);
+    assertThat(result.runtimeMs()).as("the wait did happen").isGreaterThanOrEqualTo(20 * 30);
+  }
+
+  private static long hlogCount(Path log) throws Exception {
+    long count = 0;
+    try (org.HdrHistogram.HistogramLogReader reader = new org.HdrHistogram.HistogramLogReader(log.toFile())) {
+      org.HdrHistogram.EncodableHistogram h;
+      while ((h = reader.nextIntervalHistogram()) != null) {
+        count += ((org.HdrHistogram.Histogram) h).getTotalCount();
+      }
+    }
+    return count;
+  }
+
+  @Test
   void bufferedInsertsCountAsTheBatchThatCarriedThem() throws Exception {
     // 3 threads × 1000 records, batches of 10, every second batch fails: successful inserts = rows written.
     RunResult result = run(Phase.LOAD, workload("recordcount", "3000", "threadcount", "3", "test.sink", "acc-1",

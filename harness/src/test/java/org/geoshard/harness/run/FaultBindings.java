@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.RetryWait;
 import org.geoshard.harness.binding.NoopDB;
 import site.ycsb.ByteIterator;
 import site.ycsb.Status;
@@ -20,16 +21,50 @@ final class FaultBindings {
   }
 
   /** Every second read fails, fast: failures must not count as throughput. */
-  public static final class HalfFailingDB extends NoopDB {
+  public static class HalfFailingDB extends NoopDB {
     private long reads;
+
+    /** How long a failure takes: none (as a refused connection). */
+    long failureMicros() {
+      return 0;
+    }
 
     @Override
     public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-      // A successful read costs time, a failed one none (as a refused connection does).
+      // A successful read costs time, a failed one none unless said otherwise.
       if (++reads % 2 == 0) {
+        if (failureMicros() > 0) {
+          LockSupport.parkNanos(failureMicros() * 1000);
+        }
         return Status.ERROR;
       }
       LockSupport.parkNanos(200_000);
+      return Status.OK;
+    }
+
+    @Override
+    public Status update(String table, String key, Map<String, ByteIterator> values) {
+      return read(table, key, null, new HashMap<>());
+    }
+  }
+
+  /** Every second read fails after 20 ms (as a request that times out); a successful one takes 0.2 ms. */
+  public static final class SlowFailureDB extends HalfFailingDB {
+    static final long FAILURE_MICROS = 20_000;
+
+    @Override
+    long failureMicros() {
+      return FAILURE_MICROS;
+    }
+  }
+
+  /** Every read first waits out a 30 ms reconnect back-off ({@link RetryWait}), then succeeds at once. */
+  public static final class BackingOffDB extends NoopDB {
+    static final long BACKOFF_MICROS = 30_000;
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      RetryWait.park(BACKOFF_MICROS * 1000);
       return Status.OK;
     }
 

@@ -20,7 +20,7 @@ class GiveUpWatchTest {
     if (count > 0) {
       h.recordValueWithCount(100, count);
     }
-    return new IntervalSample(operation, h, errors);
+    return new IntervalSample(operation, h, OperationMeter.newHistogram(), errors);
   }
 
   /** Second {@code n} (1-based) of the phase with the given samples. */

@@ -97,4 +97,12 @@ class RunSettingsTest {
     assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props("operationcount", "1", "results.label",
         "a\tb"), "x")).hasMessageContaining("holds a control character");
   }
+
+  @Test
+  void anOverflowingOperationCountIsOneSentenceNamingItsLimit() {
+    assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props("operationcount", "99999999999999999999"), "x"))
+        .isInstanceOf(ConfigException.class)
+        .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactly("Property 'operationcount' must be a"
+            + " whole number of at least 0 and at most 9223372036854775807, but is '99999999999999999999'."));
+  }
 }
