@@ -91,9 +91,12 @@ final class ReactiveRequestPath implements RequestPath {
       p.skip(find.skip());
     }
     if (find.limit() > 0) {
-      // One batch for the whole answer (the driver's first batch is 101 otherwise; 1 would close the cursor).
-      p.limit(find.limit()).batchSize(Math.max(find.limit(), 2));
+      p.limit(find.limit());
     }
+    // The find command the sync driver sends, without a batchSize: left unset, this driver asks for as many
+    // documents as the subscriber's demand (Long.MAX_VALUE here) and sends batchSize 2147483647, which one
+    // server (FerretDB) tried to honour in memory. 0 means "the server's default", as for the sync driver.
+    p.batchSize(0);
     if (find.projection() != null) {
       p.projection(find.projection());
     }
