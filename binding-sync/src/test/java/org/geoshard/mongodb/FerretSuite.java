@@ -46,7 +46,7 @@ import site.ycsb.StringByteIterator;
  * refusal of a second load over the same records; History appends and batch outcomes across a server
  * killed and restarted, and reconnecting afterwards; the last-location upsert's insert and newer-event
  * branches; a request the driver fails on (FerretDB's duplicate-key reply to an upsert lacks {@code n})
- * never costs a pooled connection.
+ * never costs a pooled connection; preflight's reading of the server and the collection.
  *
  * <p>Not checked here, because FerretDB does not do it, and where it is checked instead: 2dsphere
  * indexes and {@code $nearSphere} (the {@code *ContainerTest} suites on real MongoDB, {@code bin/test
@@ -216,6 +216,19 @@ public abstract class FerretSuite {
         .hasMessageContaining("already holds " + n + " documents")
         .hasMessageContaining("mongodb.drop=true");
     assertThat(restaurants.countDocuments()).isEqualTo(n);
+  }
+
+  @Test
+  void preflightReadsTheServerAndTheCollection() throws Exception {
+    db().getCollection("restaurants").insertOne(new Document("_id", 1L));
+    MongoBinding b = binding();
+    List<org.geoshard.harness.api.Preflight.Check> checks = b.preflight();
+    assertThat(checks).extracting(org.geoshard.harness.api.Preflight.Check::name)
+        .containsExactly("nodes reached", "server version", "topology", "collection", "indexes", "clock skew");
+    assertThat(checks).noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL);
+    assertThat(MongoPreflightTest.named(checks, "topology").detail()).isEqualTo("standalone");
+    assertThat(MongoPreflightTest.named(checks, "collection").detail()).isEqualTo(database + ".restaurants holds 1 documents");
+    assertThat(MongoPreflightTest.named(checks, "clock skew").detail()).matches("server clock [+-]\\d+ ms .*");
   }
 
   private static LocationEvent event(String user, long ts, int cell) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code bin/ycsb preflight mongodb-geo}'s checks against the in-process stand-in (a standalone 4.2). */
-class MongoPreflightTest {
+public class MongoPreflightTest {
   private InProcessMongo mongo;
 
   @BeforeEach
@@ -37,7 +37,7 @@ class MongoPreflightTest {
     }
   }
 
-  static Check named(List<Check> checks, String name) {
+  public static Check named(List<Check> checks, String name) {
     return checks.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError(name + " in " + checks));
   }
 
