@@ -51,8 +51,8 @@ def label(variant):
 
 
 calls = [json.loads(line)["argv"] for line in open(commands_log, encoding="utf-8")]
-by_phase = {phase: [c for c in calls if c[0] == phase] for phase in ("prepare", "load", "run")}
-check(len(calls) == sum(len(v) for v in by_phase.values()), "every bin/ycsb call is a prepare, load or run", calls)
+by_phase = {phase: [c for c in calls if c[0] == phase] for phase in ("preflight", "prepare", "load", "run")}
+check(len(calls) == sum(len(v) for v in by_phase.values()), "every bin/ycsb call is a preflight, prepare, load or run", calls)
 
 # Prepare and load.
 loading = mode in ("first", "reload")
@@ -78,9 +78,17 @@ if loading:
         check(os.path.isfile(os.path.join(folder, "run.json")), "%s's load run folder fetched to the controller" % client, folder)
     prepared = os.path.join(results, scenario, CLIENTS[0], "prepare", stamp.group(1) if stamp else "?", "run.json")
     check(os.path.isfile(prepared), "the prepare run folder fetched to the controller", prepared)
+    check(by_phase["preflight"] == [["preflight", binding] + common(CLIENTS[0]) + ["--json"]],
+          "one preflight before the load, on the first client, with the workload, connection file and collection",
+          by_phase["preflight"])
+    answer = os.path.join(results, scenario, CLIENTS[0], "preflight", (stamp.group(1) if stamp else "?") + ".json")
+    kept = json.load(open(answer)) if os.path.isfile(answer) else None
+    check(isinstance(kept, list) and kept and kept[0].get("name") == "first contact",
+          "the preflight's checks kept in preflight/<time>.json and fetched to the controller", answer)
 else:
-    check(not by_phase["prepare"] and not by_phase["load"], "no prepare and no load: the marker says the data is there",
-          by_phase["prepare"] + by_phase["load"])
+    check(not by_phase["prepare"] and not by_phase["load"] and not by_phase["preflight"],
+          "no preflight, prepare or load: the marker says the data is there",
+          by_phase["preflight"] + by_phase["prepare"] + by_phase["load"])
 
 if mode == "reload":
     earlier = glob.glob(os.path.join(results, scenario, CLIENTS[0], "load", "*", "run.json"))

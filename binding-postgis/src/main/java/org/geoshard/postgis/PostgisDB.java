@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.Preflight;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.Preparable;
@@ -53,7 +55,7 @@ import site.ycsb.StringByteIterator;
  */
 public final class PostgisDB extends DB
     implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes, ExplainsOperations,
-    ServerProcesses, ObservesServers {
+    ServerProcesses, ObservesServers, Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(PostgisDB.class);
   /** Failed operations of every client thread, logged without flooding. */
   static final FailureLog FAILURES = new FailureLog(LOG);
@@ -573,6 +575,43 @@ public final class PostgisDB extends DB
       return topology;
     } catch (SQLException e) {
       throw new DBException("Could not describe " + settings.maskedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * What {@code bin/ycsb preflight postgis-geo} prints: server and PostGIS versions, the table, its GiST
+   * index, its rows and {@code shared_buffers}. Reads only.
+   */
+  @Override
+  public List<Preflight.Check> preflight() throws DBException {
+    List<Preflight.Check> checks = new ArrayList<>();
+    try {
+      checks.add(Preflight.Check.ok("server reached", settings.maskedUrl()));
+      checks.add(Preflight.Check.ok("server version", "PostgreSQL " + string("SHOW server_version")));
+      try {
+        checks.add(Preflight.Check.ok("PostGIS version", string("SELECT postgis_lib_version()")));
+      } catch (SQLException e) {
+        checks.add(Preflight.Check.fail("PostGIS version", "PostGIS is not installed in this database "
+            + "(CREATE EXTENSION postgis): " + e.getMessage()));
+      }
+      String table = settings.table();
+      if (!relationExists(table)) {
+        checks.add(Preflight.Check.ok("table", table + " absent: a load creates it"));
+      } else {
+        checks.add(Preflight.Check.ok("table", table + (cells.partitioned() ? ", partitioned by cell ranges" : "")));
+        long gist = scalar("SELECT count(*) FROM pg_indexes WHERE tablename = '" + table
+            + "' AND indexdef ILIKE '%USING gist%'");
+        long rows = count(table);
+        checks.add(gist > 0 ? Preflight.Check.ok("GiST index", Schema.locationIndex(table)
+            + (relationExists(Schema.locationIndex(table)) ? "" : " (another GiST index: " + gist + ")"))
+            : rows > 0 ? Preflight.Check.warn("GiST index", "none on " + table + ": near queries scan the table "
+                + "(a load builds it after the last row)") : Preflight.Check.ok("GiST index", "none yet: a load builds it"));
+        checks.add(Preflight.Check.ok("rows", Long.toString(rows)));
+      }
+      checks.add(Preflight.Check.ok("shared_buffers", string("SHOW shared_buffers")));
+      return checks;
+    } catch (SQLException e) {
+      throw new DBException("Could not read " + settings.maskedUrl() + ": " + e.getMessage(), e);
     }
   }
 

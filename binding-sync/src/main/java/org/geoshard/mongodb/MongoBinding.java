@@ -21,6 +21,7 @@ import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
@@ -40,7 +41,7 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
-    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers {
+    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers, org.geoshard.harness.api.Preflight {
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
@@ -220,6 +221,13 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
           lease.client().getClusterDescription()));
     }
+  }
+
+  /** What {@code bin/ycsb preflight} prints for this binding ({@link MongoPreflight}). */
+  @Override
+  public List<Check> preflight() throws DBException {
+    SharedClients.Lease lease = control();
+    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology());
   }
 
   /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */

@@ -50,6 +50,11 @@ public final class InProcessMongo implements AutoCloseable {
   private final MongoServer server;
   private final String url;
 
+  /** MongoDB 4.2's version, for a backend of a test's own. */
+  public static MongoVersion wireVersion8() {
+    return WireVersion8.MONGO_4_2;
+  }
+
   public InProcessMongo() {
     this(0, false);
   }

@@ -22,6 +22,11 @@ import org.reactivestreams.Subscription;
  * hangs even if a publisher never signals: it is then cancelled and fails with
  * {@link MongoOperationTimeoutException}. An interrupt of the waiting thread cancels the subscription
  * and throws {@link MongoInterruptedException}.
+ *
+ * <p>A publisher that never signals is one the driver abandoned: its own callback threw (as on a reply
+ * it cannot read) and it neither ends the request nor checks the connection back in. The wait then
+ * calls its {@code abandoned} hook before failing, so that the caller can reclaim the connection
+ * (see {@link Endpoint}).
  */
 final class Blocking<T> implements Subscriber<T> {
   /** How long after the driver's deadline the wait gives up by itself. */
@@ -30,24 +35,26 @@ final class Blocking<T> implements Subscriber<T> {
   private final Thread waiter;
   private final Consumer<? super T> sink;
   private final long timeoutMs;
+  private final Runnable abandoned;
   private volatile boolean done;
   private Throwable error;
   private Subscription subscription;
 
-  private Blocking(Consumer<? super T> sink, long timeoutMs) {
+  private Blocking(Consumer<? super T> sink, long timeoutMs, Runnable abandoned) {
     this.waiter = Thread.currentThread();
     this.sink = sink;
     this.timeoutMs = timeoutMs;
+    this.abandoned = abandoned;
   }
 
   /** The first item, or null when the publisher completes empty (e.g. {@code find(...).first()}). */
-  static <T> T first(Publisher<T> publisher, long timeoutMs) {
+  static <T> T first(Publisher<T> publisher, long timeoutMs, Runnable abandoned) {
     Object[] holder = new Object[1];
     Blocking<T> b = new Blocking<>(item -> {
       if (holder[0] == null) {
         holder[0] = item;
       }
-    }, timeoutMs);
+    }, timeoutMs, abandoned);
     publisher.subscribe(b);
     b.await(System.nanoTime());
     @SuppressWarnings("unchecked")
@@ -56,17 +63,17 @@ final class Blocking<T> implements Subscriber<T> {
   }
 
   /** Every item, in order, into {@code sink} (called on the driver's thread, one item at a time). */
-  static <T> void each(Publisher<T> publisher, Consumer<? super T> sink, long timeoutMs) {
-    Blocking<T> b = new Blocking<>(sink, timeoutMs);
+  static <T> void each(Publisher<T> publisher, Consumer<? super T> sink, long timeoutMs, Runnable abandoned) {
+    Blocking<T> b = new Blocking<>(sink, timeoutMs, abandoned);
     publisher.subscribe(b);
     b.await(System.nanoTime());
   }
 
   /**
    * Subscribes to every publisher at once, waits for all, and gives per publisher its first item (null
-   * when none) or the {@link Throwable} it failed with.
+   * when none) or the {@link Throwable} it failed with; {@code abandoned.get(i)} runs if publisher i never signals.
    */
-  static List<Object> settle(List<? extends Publisher<?>> publishers, long timeoutMs) {
+  static List<Object> settle(List<? extends Publisher<?>> publishers, long timeoutMs, List<Runnable> abandoned) {
     long start = System.nanoTime();
     List<Blocking<Object>> subscribers = new ArrayList<>(publishers.size());
     Object[] firsts = new Object[publishers.size()];
@@ -76,7 +83,7 @@ final class Blocking<T> implements Subscriber<T> {
         if (firsts[index] == null) {
           firsts[index] = item;
         }
-      }, timeoutMs);
+      }, timeoutMs, abandoned.get(i));
       subscribers.add(b);
       @SuppressWarnings("unchecked")
       Publisher<Object> any = (Publisher<Object>) publishers.get(i);
@@ -147,6 +154,7 @@ final class Blocking<T> implements Subscriber<T> {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         cancel();
+        abandoned.run();
         throw new MongoOperationTimeoutException("MongoDB did not answer within " + timeoutMs
             + " ms (mongodb.timeout.ms) and the driver did not end the request; it was cancelled.");
       }

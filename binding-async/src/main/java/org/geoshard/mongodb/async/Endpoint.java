@@ -7,33 +7,98 @@ import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.bson.Document;
 import org.geoshard.harness.config.Secrets;
 import org.geoshard.mongodb.ClientOptions;
 import org.geoshard.mongodb.MongoSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One router the binding sends requests to: the default ({@code mongodb.url}) or the router next to a
  * shard, with its own reactive streams client (a shard's pinned to its one host) and its counters.
  * Shared by every binding instance of the JVM (through {@link Router}).
+ *
+ * <p>A request the driver never ends (its own callback threw: the driver logs "Callback onResult call
+ * produced an error" and neither completes the publisher nor checks the connection back in) holds a
+ * pooled connection for good; after as many as the pool has, every request would wait for a pooled
+ * item. Such a request is {@link #abandoned() reported} by the waiting thread at its deadline, and the
+ * client is then replaced: new requests go to a fresh pool at once, and the old client (with the lost
+ * connection) is closed when every request sent on it has met its deadline.
  */
 final class Endpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(Endpoint.class);
+  private static final AtomicInteger THREADS = new AtomicInteger();
+  /** Closes replaced clients once their last request's deadline has passed (one daemon thread per JVM). */
+  private static final ScheduledExecutorService RETIRER = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "geoshard-client-retirer-" + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** A client and what hangs off it: a request takes one and reports it if the driver abandons the request. */
+  static final class Pool {
+    private final MongoClient client;
+    private final MongoDatabase database;
+    private final Map<String, MongoCollection<Document>> collections = new ConcurrentHashMap<>();
+
+    private Pool(MongoClient client, MongoDatabase database) {
+      this.client = client;
+      this.database = database;
+    }
+
+    MongoClient client() {
+      return client;
+    }
+
+    MongoCollection<Document> collection(String name) {
+      MongoCollection<Document> c = collections.get(name);
+      return c != null ? c : collections.computeIfAbsent(name, database::getCollection);
+    }
+  }
+
   final String name;
   final String maskedUrl;
-  final MongoClient client;
-  final MongoDatabase database;
   final EndpointCounters counters;
-  private final Map<String, MongoCollection<Document>> collections = new ConcurrentHashMap<>();
+  private final Supplier<MongoClient> opener;
+  private final MongoSettings settings;
+  private final long retireAfterMs;
+  private volatile Pool pool;
+  private final Set<MongoClient> retiring = ConcurrentHashMap.newKeySet();
+  private final AtomicLong replaced = new AtomicLong();
+  private boolean closed;
 
-  private Endpoint(String name, String url, MongoClient client, MongoDatabase database, EndpointCounters counters) {
+  private Endpoint(String name, String url, Supplier<MongoClient> opener, MongoSettings settings, EndpointCounters counters) {
     this.name = name;
     this.maskedUrl = Secrets.maskText(url);
-    this.client = client;
-    this.database = database;
+    this.opener = opener;
+    this.settings = settings;
     this.counters = counters;
+    this.retireAfterMs = settings.timeout(TimeUnit.MILLISECONDS) + 2 * Blocking.MARGIN_MS;
+    this.pool = newPool();
     counters.maskedUrl = maskedUrl;
+  }
+
+  private Pool newPool() {
+    MongoClient client = opener.get();
+    MongoDatabase database = client.getDatabase(settings.database());
+    if (settings.writeConcern() != null) {
+      database = database.withWriteConcern(settings.writeConcern());
+    }
+    if (settings.readPreference() != null) {
+      database = database.withReadPreference(settings.readPreference());
+    }
+    return new Pool(client, database);
   }
 
   /**
@@ -45,31 +110,64 @@ final class Endpoint {
   static Endpoint open(String name, String url, MongoSettings settings, boolean pinned, EndpointCounters counters) {
     ConnectionString cs = new ConnectionString(url);
     boolean loadBalanced = Boolean.TRUE.equals(cs.isLoadBalanced());
-    MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings)
+    MongoClientSettings clientSettings = ClientOptions.builder(cs, settings)
         .applyToClusterSettings(b -> {
           if (pinned && !loadBalanced) {
             b.mode(ClusterConnectionMode.SINGLE);
           }
         })
-        .addCommandListener(counters.commands);
-    MongoClient client = MongoClients.create(builder.build());
-    MongoDatabase database = client.getDatabase(settings.database());
-    if (settings.writeConcern() != null) {
-      database = database.withWriteConcern(settings.writeConcern());
-    }
-    if (settings.readPreference() != null) {
-      database = database.withReadPreference(settings.readPreference());
-    }
-    return new Endpoint(name, url, client, database, counters);
+        .addCommandListener(counters.commands)
+        .build();
+    return new Endpoint(name, url, () -> MongoClients.create(clientSettings), settings, counters);
   }
 
-  MongoCollection<Document> collection(String name) {
-    MongoCollection<Document> c = collections.get(name);
-    return c != null ? c : collections.computeIfAbsent(name, database::getCollection);
+  /** The current client's pool: a request sends on it and names it if it is abandoned. */
+  Pool current() {
+    return pool;
+  }
+
+  /**
+   * A request on this endpoint was never ended by the driver (see the class comment): replaces the
+   * client, unless it was replaced since {@code sentOn} was current.
+   *
+   * @param sentOn the pool the request went out on
+   */
+  void abandoned(Pool sentOn) {
+    Pool old;
+    synchronized (this) {
+      old = pool;
+      if (closed || old != sentOn) {
+        return;  // already replaced (several requests lost at once) or closing anyway
+      }
+      pool = newPool();
+      retiring.add(old.client);
+    }
+    long n = replaced.incrementAndGet();
+    LOG.warn("The driver never ended a request to {} ({}): its pooled connection is lost, so the client was replaced "
+        + "(replacement {}); the old one closes in {} ms, when every request sent on it has met its deadline",
+        name, maskedUrl, n, retireAfterMs);
+    RETIRER.schedule(() -> retire(old.client), retireAfterMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void retire(MongoClient client) {
+    if (retiring.remove(client)) {
+      client.close();
+    }
+  }
+
+  /** Clients replaced so far (tests). */
+  long replacements() {
+    return replaced.get();
   }
 
   void close() {
-    client.close();
+    synchronized (this) {
+      closed = true;
+    }
+    pool.client.close();
+    for (MongoClient old : List.copyOf(retiring)) {
+      retire(old);
+    }
   }
 
   @Override

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.geoshard.mongodb.Op;
@@ -72,18 +71,25 @@ final class ReactiveRequestPath implements RequestPath {
     return e;
   }
 
-  /** Sends one request and waits for it; a failure is counted against the endpoint and thrown. */
-  private static <T> T counted(Endpoint e, Supplier<T> request) {
+  /** Sends one request on the endpoint's current pool and waits for it; a failure is counted against the endpoint and thrown. */
+  private <T> T counted(Endpoint e, Request<T> request) {
+    Endpoint.Pool pool = e.current();
     try {
-      return request.get();
+      return request.send(pool, () -> e.abandoned(pool));
     } catch (RuntimeException | Error ex) {
       e.counters.failed();
       throw ex;
     }
   }
 
-  private FindPublisher<Document> publisher(Endpoint e, String collection, Find find) {
-    FindPublisher<Document> p = e.collection(collection).find(find.filter());
+  /** One request on a pool, told what to call if the driver abandons it. */
+  @FunctionalInterface
+  private interface Request<T> {
+    T send(Endpoint.Pool pool, Runnable abandoned);
+  }
+
+  private FindPublisher<Document> publisher(Endpoint.Pool pool, String collection, Find find) {
+    FindPublisher<Document> p = pool.collection(collection).find(find.filter());
     if (find.sort() != null) {
       p.sort(find.sort());
     }
@@ -91,9 +97,12 @@ final class ReactiveRequestPath implements RequestPath {
       p.skip(find.skip());
     }
     if (find.limit() > 0) {
-      // One batch for the whole answer (the driver's first batch is 101 otherwise; 1 would close the cursor).
-      p.limit(find.limit()).batchSize(Math.max(find.limit(), 2));
+      p.limit(find.limit());
     }
+    // The find command the sync driver sends, without a batchSize: left unset, this driver asks for as many
+    // documents as the subscriber's demand (Long.MAX_VALUE here) and sends batchSize 2147483647, which one
+    // server (FerretDB) tried to honour in memory. 0 means "the server's default", as for the sync driver.
+    p.batchSize(0);
     if (find.projection() != null) {
       p.projection(find.projection());
     }
@@ -103,8 +112,8 @@ final class ReactiveRequestPath implements RequestPath {
   @Override
   public void find(Op op, String collection, Find find, Consumer<Document> sink) {
     Endpoint e = byFilter(op, collection, find.filter());
-    counted(e, () -> {
-      Blocking.each(publisher(e, collection, find), sink, timeoutMs);
+    counted(e, (pool, abandoned) -> {
+      Blocking.each(publisher(pool, collection, find), sink, timeoutMs, abandoned);
       return null;
     });
   }
@@ -112,29 +121,30 @@ final class ReactiveRequestPath implements RequestPath {
   @Override
   public Document first(Op op, String collection, Find find) {
     Endpoint e = byFilter(op, collection, find.filter());
-    return counted(e, () -> Blocking.first(publisher(e, collection, find.limit(1)).first(), timeoutMs));
+    return counted(e, (pool, abandoned) -> Blocking.first(publisher(pool, collection, find.limit(1)).first(), timeoutMs,
+        abandoned));
   }
 
   @Override
   public void insertOne(Op op, String collection, Document document) {
     Endpoint e = byDocument(op, collection, document);
-    counted(e, () -> Blocking.first(e.collection(collection).insertOne(document), timeoutMs));
+    counted(e, (pool, abandoned) -> Blocking.first(pool.collection(collection).insertOne(document), timeoutMs, abandoned));
     e.counters.wrote(1);
   }
 
   @Override
   public void upsertById(Op op, String collection, Document document) {
     Endpoint e = byDocument(op, collection, document);
-    counted(e, () -> Blocking.first(e.collection(collection).replaceOne(new Document("_id", document.get("_id")), document,
-        UPSERT), timeoutMs));
+    counted(e, (pool, abandoned) -> Blocking.first(pool.collection(collection).replaceOne(
+        new Document("_id", document.get("_id")), document, UPSERT), timeoutMs, abandoned));
     e.counters.wrote(1);
   }
 
   @Override
   public UpdateResult updateOne(Op op, String collection, Document filter, Bson update, UpdateOptions options) {
     Endpoint e = byFilter(op, collection, filter);
-    UpdateResult result = counted(e, () -> Blocking.first(e.collection(collection).updateOne(filter, update, options),
-        timeoutMs));
+    UpdateResult result = counted(e, (pool, abandoned) -> Blocking.first(
+        pool.collection(collection).updateOne(filter, update, options), timeoutMs, abandoned));
     if (op == Op.LKL_UPSERT) {
       e.counters.wrote(1);
     }
@@ -144,7 +154,8 @@ final class ReactiveRequestPath implements RequestPath {
   @Override
   public DeleteResult deleteOne(Op op, String collection, Document filter) {
     Endpoint e = byFilter(op, collection, filter);
-    return counted(e, () -> Blocking.first(e.collection(collection).deleteOne(filter), timeoutMs));
+    return counted(e, (pool, abandoned) -> Blocking.first(pool.collection(collection).deleteOne(filter), timeoutMs,
+        abandoned));
   }
 
   /**
@@ -160,14 +171,17 @@ final class ReactiveRequestPath implements RequestPath {
     }
     List<Endpoint> endpoints = new ArrayList<>(parts.keySet());
     List<Publisher<?>> writes = new ArrayList<>(endpoints.size());
+    List<Runnable> abandoned = new ArrayList<>(endpoints.size());
     for (Endpoint e : endpoints) {
       e.counters.sent(op);
+      Endpoint.Pool pool = e.current();
+      abandoned.add(() -> e.abandoned(pool));
       List<Document> part = new ArrayList<>(parts.get(e).size());
       parts.get(e).forEach(i -> part.add(documents.get(i)));
-      writes.add(upsert ? e.collection(collection).bulkWrite(RequestPath.upsertsById(part), UNORDERED_BULK)
-          : e.collection(collection).insertMany(part, UNORDERED));
+      writes.add(upsert ? pool.collection(collection).bulkWrite(RequestPath.upsertsById(part), UNORDERED_BULK)
+          : pool.collection(collection).insertMany(part, UNORDERED));
     }
-    List<Object> outcomes = Blocking.settle(writes, timeoutMs);
+    List<Object> outcomes = Blocking.settle(writes, timeoutMs, abandoned);
     BitSet failed = new BitSet(documents.size());
     List<String> what = new ArrayList<>();
     RuntimeException cause = null;

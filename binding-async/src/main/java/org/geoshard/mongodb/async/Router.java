@@ -200,11 +200,14 @@ final class Router {
     List<Endpoint> list = new ArrayList<>(shards.values());
     List<org.reactivestreams.Publisher<Document>> hellos = new ArrayList<>();
     List<org.reactivestreams.Publisher<Document>> versions = new ArrayList<>();
+    List<Runnable> abandoned = new ArrayList<>();
     for (Endpoint e : list) {
-      hellos.add(e.client.getDatabase("admin").runCommand(new Document("isMaster", 1)));
-      versions.add(e.client.getDatabase("config").getCollection("version").find().first());
+      Endpoint.Pool pool = e.current();
+      hellos.add(pool.client().getDatabase("admin").runCommand(new Document("isMaster", 1)));
+      versions.add(pool.client().getDatabase("config").getCollection("version").find().first());
+      abandoned.add(() -> e.abandoned(pool));
     }
-    List<Object> answers = Blocking.settle(hellos, timeoutMs);
+    List<Object> answers = Blocking.settle(hellos, timeoutMs, abandoned);
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       Endpoint e = list.get(i);
@@ -230,7 +233,7 @@ final class Router {
     } catch (MongoException e) {
       expected = null;
     }
-    List<Object> ids = Blocking.settle(versions, timeoutMs);
+    List<Object> ids = Blocking.settle(versions, timeoutMs, abandoned);
     if (expected == null) {
       LOG.warn("Cannot read the cluster id of {} (config.version); not checking that the routers belong to it.",
           Secrets.maskText(control.entry().effectiveUrl));

@@ -41,6 +41,7 @@ public final class Main implements Runnable {
     cli.addSubcommand("load", phase(Phase.LOAD, "Inserts a workload's records through a binding (YCSB's load phase)."));
     cli.addSubcommand("run", phase(Phase.RUN, "Runs a workload's operation mix against a binding (YCSB's run phase)."));
     cli.addSubcommand("prepare", new PrepareCommand());
+    cli.addSubcommand("preflight", new PreflightCommand());
     cli.addSubcommand("merge", new MergeCommand());
     cli.addSubcommand("bench", new BenchCommand());
     for (GeoshardCommand command : ServiceLoader.load(GeoshardCommand.class)) {
