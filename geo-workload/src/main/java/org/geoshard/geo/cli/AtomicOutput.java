@@ -106,7 +106,12 @@ final class AtomicOutput {
           + reason(e) + ").", false);
     }
     Path partial = folder.resolve(real.getFileName() + "." + ProcessHandle.current().pid() + ".partial");
-    Thread cleanup = new Thread(() -> deleteQuietly(partial), "delete-partial-output");
+    Thread cleanup = new Thread(() -> {
+      if (Files.exists(partial)) {
+        deleteQuietly(partial);
+        LOG.warn("{} {} was not written: interrupted, the partial file is deleted.", label, target);
+      }
+    }, "delete-partial-output");
     Runtime.getRuntime().addShutdownHook(cleanup);
     boolean renamed = false;
     try {
