@@ -21,8 +21,8 @@ import org.geoshard.harness.config.PropertyReader;
  * @param filterProportion share of sessions that add one attribute filter
  * @param nextPageProportion share of sessions that ask for the next page (if the first page was full)
  */
-public record GeoSettings(Path cities, CityEncoding citiesEncoding, boolean skipBadCities, DatasetFormula formula, double scale, Placement placement,
-                          Paging paging,
+public record GeoSettings(Path cities, CityEncoding citiesEncoding, boolean skipBadCities, DatasetFormula formula,
+                          double scale, Placement placement, Paging paging,
                           int minRadiusMeters, int maxRadiusMeters, int pageSize, double endProportion,
                           double filterProportion, double nextPageProportion, long seed) {
 
@@ -74,7 +74,7 @@ public record GeoSettings(Path cities, CityEncoding citiesEncoding, boolean skip
           + NEXT_PAGE_PROPORTION + " (" + nextPage + ") must add up to 1.");
     }
     in.throwIfProblems();
-    return new GeoSettings(cities == null ? null : Path.of(cities), encoding, skipBad, formula, scale, placement, paging, minRadius,
-        maxRadius, pageSize, end, filter, nextPage, seed);
+    return new GeoSettings(cities == null ? null : Path.of(cities), encoding, skipBad, formula, scale, placement, paging,
+        minRadius, maxRadius, pageSize, end, filter, nextPage, seed);
   }
 }

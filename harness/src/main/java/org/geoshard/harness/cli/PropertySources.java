@@ -7,6 +7,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +91,8 @@ public final class PropertySources {
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new ConfigException("-P " + file + ": cannot be read (" + e.getMessage() + ").");
+      throw new ConfigException("-P " + file + ": cannot be read (" + (e instanceof AccessDeniedException
+          ? "permission denied" : e.getMessage()) + ").");
     }
     String text;
     ByteBuffer in = ByteBuffer.wrap(bytes);
