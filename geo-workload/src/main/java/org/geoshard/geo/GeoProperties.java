@@ -16,8 +16,9 @@ public final class GeoProperties implements PropertyCatalog {
 
   @Override
   public Set<String> names() {
-    return Set.of(GeoSettings.CITIES, GeoSettings.CITIES_SKIP_BAD, GeoSettings.POPULATION_FLOOR_1000, GeoSettings.SCALE, GeoSettings.PLACEMENT,
-        GeoSettings.PAGING, GeoSettings.RADIUS_MIN, GeoSettings.RADIUS_MAX, GeoSettings.PAGE_SIZE,
+    return Set.of(GeoSettings.CITIES, GeoSettings.CITIES_ENCODING, GeoSettings.CITIES_SKIP_BAD,
+        GeoSettings.POPULATION_FLOOR_1000, GeoSettings.SCALE, GeoSettings.PLACEMENT, GeoSettings.PAGING,
+        GeoSettings.RADIUS_MIN, GeoSettings.RADIUS_MAX, GeoSettings.PAGE_SIZE,
         GeoSettings.END_PROPORTION, GeoSettings.FILTER_PROPORTION, GeoSettings.NEXT_PAGE_PROPORTION,
         CellSettings.LEVEL, CellSettings.SHARDS, CellSettings.COVERING, CellSettings.QUERIES);
   }

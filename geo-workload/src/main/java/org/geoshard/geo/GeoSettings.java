@@ -2,6 +2,7 @@ package org.geoshard.geo;
 
 import java.nio.file.Path;
 import java.util.Properties;
+import org.geoshard.geo.cities.CityEncoding;
 import org.geoshard.geo.dataset.DatasetFormula;
 import org.geoshard.geo.dataset.Placement;
 import org.geoshard.geo.query.Paging;
@@ -13,18 +14,20 @@ import org.geoshard.harness.config.PropertyReader;
  * The geo workload's properties ({@code geo.*}), read and checked at once. Immutable.
  *
  * @param cities a user's cities file, or null for the bundled GeoNames cities
+ * @param citiesEncoding how that file's bytes are read (the bundled file is UTF-8)
  * @param formula the study's formula ({@code STUDY}), or with {@code geo.population.floor1000=true} every
  *     population under 1,000 counted as 1,000
  * @param endProportion share of sessions that end after the basic query
  * @param filterProportion share of sessions that add one attribute filter
  * @param nextPageProportion share of sessions that ask for the next page (if the first page was full)
  */
-public record GeoSettings(Path cities, boolean skipBadCities, DatasetFormula formula, double scale, Placement placement,
-                          Paging paging,
+public record GeoSettings(Path cities, CityEncoding citiesEncoding, boolean skipBadCities, DatasetFormula formula,
+                          double scale, Placement placement, Paging paging,
                           int minRadiusMeters, int maxRadiusMeters, int pageSize, double endProportion,
                           double filterProportion, double nextPageProportion, long seed) {
 
   public static final String CITIES = "geo.cities";
+  public static final String CITIES_ENCODING = "geo.cities.encoding";
   public static final String CITIES_SKIP_BAD = "geo.cities.skipbad";
   public static final String POPULATION_FLOOR_1000 = "geo.population.floor1000";
   public static final String SCALE = "geo.scale";
@@ -40,6 +43,14 @@ public record GeoSettings(Path cities, boolean skipBadCities, DatasetFormula for
   public static GeoSettings fromProperties(Properties properties) throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
     String cities = in.raw(CITIES);
+    String encodingName = in.raw(CITIES_ENCODING);
+    CityEncoding encoding = encodingName == null ? CityEncoding.UTF_8 : CityEncoding.named(encodingName);
+    if (encoding == null) {
+      in.problem("Property '" + CITIES_ENCODING + "' must be UTF-8 or ISO-8859-1, but is '" + encodingName + "'.");
+    } else if (encodingName != null && cities == null) {
+      in.problem("Property '" + CITIES_ENCODING + "' applies only to a cities file named by '" + CITIES
+          + "' (the bundled cities are UTF-8); set both or neither.");
+    }
     boolean skipBad = in.bool(CITIES_SKIP_BAD, false);
     DatasetFormula formula = in.bool(POPULATION_FLOOR_1000, false) ? DatasetFormula.FLOOR_1000 : DatasetFormula.STUDY;
     double scale = in.doubleInRange(SCALE, 1.0, 0, 1000);
@@ -63,7 +74,7 @@ public record GeoSettings(Path cities, boolean skipBadCities, DatasetFormula for
           + NEXT_PAGE_PROPORTION + " (" + nextPage + ") must add up to 1.");
     }
     in.throwIfProblems();
-    return new GeoSettings(cities == null ? null : Path.of(cities), skipBad, formula, scale, placement, paging, minRadius,
-        maxRadius, pageSize, end, filter, nextPage, seed);
+    return new GeoSettings(cities == null ? null : Path.of(cities), encoding, skipBad, formula, scale, placement, paging,
+        minRadius, maxRadius, pageSize, end, filter, nextPage, seed);
   }
 }

@@ -71,7 +71,8 @@ public final class GeoWorkload extends Workload implements RequiresContracts, De
   /** Reads the cities named by the settings and builds the dataset over them. */
   public static RestaurantDataset datasetOf(GeoSettings settings) throws CityFileException {
     CityReader reader = new CityReader(settings.skipBadCities());
-    List<City> cities = settings.cities() == null ? reader.readBundled() : reader.read(settings.cities());
+    List<City> cities = settings.cities() == null ? reader.readBundled()
+        : reader.read(settings.cities(), settings.citiesEncoding());
     return new RestaurantDataset(cities, settings.formula(), settings.scale(), settings.placement(), settings.seed());
   }
 

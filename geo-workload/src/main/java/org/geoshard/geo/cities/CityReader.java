@@ -1,10 +1,7 @@
 package org.geoshard.geo.cities;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads cities from the bundled resource or a user's file in any {@link CityFormat} (plain or
  * gzip'd). A malformed line is an error naming the file and line, or, with {@code skipBad}, is
- * skipped and counted.
+ * skipped and counted. A line that is not valid UTF-8 (when the file is read as UTF-8) is always an
+ * error: it means the whole file is in another encoding, so skipping would drop or garble many cities.
  */
 public final class CityReader {
   private static final Logger LOG = LoggerFactory.getLogger(CityReader.class);
@@ -43,28 +41,42 @@ public final class CityReader {
       throw new CityFileException("The bundled cities resource " + BUNDLED_RESOURCE + " is missing from the class path.");
     }
     try (InputStream stream = in) {
-      return read(new GZIPInputStream(stream), "bundled cities");
+      return read(new GZIPInputStream(stream), "bundled cities", CityEncoding.UTF_8);
     } catch (IOException e) {
       throw new CityFileException("The bundled cities resource cannot be read: " + e.getMessage(), e);
     }
   }
 
+  /** A user's file in UTF-8. */
   public List<City> read(Path file) throws CityFileException {
+    return read(file, CityEncoding.UTF_8);
+  }
+
+  public List<City> read(Path file, CityEncoding encoding) throws CityFileException {
     if (!Files.isRegularFile(file)) {
       throw new CityFileException("Property 'geo.cities': " + file + " is not a file.");
     }
     try (InputStream raw = Files.newInputStream(file)) {
       InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
-      return read(in, file.toString());
+      return read(in, file.toString(), encoding);
     } catch (IOException e) {
       throw new CityFileException("Property 'geo.cities': " + file + " cannot be read: " + e.getMessage(), e);
     }
   }
 
-  List<City> read(InputStream in, String source) throws IOException, CityFileException {
+  List<City> read(InputStream in, String source, CityEncoding encoding) throws IOException, CityFileException {
+    try {
+      return read(new CityLines(in, encoding), source);
+    } catch (CityLines.MalformedLineException e) {
+      throw new CityFileException(String.format(Locale.ROOT, "%s line %d is not UTF-8 (byte 0x%02X); if the file is"
+          + " Latin-1, set %s=ISO-8859-1.", source, e.line(), e.badByte(), "geo.cities.encoding"));
+    }
+  }
+
+  private List<City> read(CityLines reader, String source)
+      throws IOException, CityFileException, CityLines.MalformedLineException {
     skipped = 0;
-    BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-    String first = reader.readLine();
+    String first = reader.next();
     if (first == null) {
       throw new CityFileException(source + " is empty.");
     }
@@ -84,15 +96,13 @@ public final class CityReader {
       throw new CityFileException(source + " line 1: " + e.getMessage() + ".");
     }
     List<City> cities = new ArrayList<>();
-    long lineNumber = 1;
     if (format == CityFormat.GEONAMES) {
-      parseInto(parser, first, lineNumber, source, cities);
+      parseInto(parser, first, reader.lineNumber(), source, cities);
     }
     String line;
-    while ((line = reader.readLine()) != null) {
-      lineNumber++;
+    while ((line = reader.next()) != null) {
       if (!line.isBlank()) {
-        parseInto(parser, line, lineNumber, source, cities);
+        parseInto(parser, line, reader.lineNumber(), source, cities);
       }
     }
     if (skipped > 0) {

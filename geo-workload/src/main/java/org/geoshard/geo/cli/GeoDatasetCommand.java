@@ -1,15 +1,14 @@
 package org.geoshard.geo.cli;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.geoshard.geo.GeoSettings;
+import org.geoshard.geo.cli.AtomicOutput.OutputException;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.DatasetExport;
 import org.geoshard.geo.dataset.DatasetExport.Compression;
@@ -62,7 +61,7 @@ public final class GeoDatasetCommand implements GeoshardCommand {
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(names = "--level", paramLabel = "L",
-      description = "With --out FILE.gz: the deflate level, 1 (fastest) to 9 (smallest), default 6 (gzip's);"
+      description = "With --out FILE.gz: the deflate level, 1 (fastest, the default) to 9 (smallest; gzip's own default is 6);"
           + " with FILE.zst: the zstd level, 1 to 19, default 3 (zstd's).")
   Integer level;
 
@@ -73,13 +72,20 @@ public final class GeoDatasetCommand implements GeoshardCommand {
   List<String> overrides = new ArrayList<>();
 
   private final PrintStream out;
+  private final AtomicOutput output;
 
   public GeoDatasetCommand() {
-    this(System.out);
+    this(System.out, AtomicOutput.NEW_FILE);
   }
 
   GeoDatasetCommand(PrintStream out) {
+    this(out, AtomicOutput.NEW_FILE);
+  }
+
+  /** @param opener how the output file is opened: tests make it fail as a full disk does */
+  GeoDatasetCommand(PrintStream out, AtomicOutput.Opener opener) {
     this.out = out;
+    this.output = new AtomicOutput("--out", opener);
   }
 
   @Override
@@ -99,6 +105,14 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       return ExitCodes.USAGE;
     }
     int chosenLevel = level != null ? level : compression.defaultLevel();
+    if (action.out != null) {
+      try {
+        output.checkPath(action.out);
+      } catch (OutputException e) {
+        LOG.error(e.getMessage());
+        return ExitCodes.USAGE;
+      }
+    }
     DatasetInput input = DatasetInput.readOrLog(files, overrides, LOG);
     if (input == null) {
       return ExitCodes.USAGE;
@@ -114,8 +128,14 @@ public final class GeoDatasetCommand implements GeoshardCommand {
       return ExitCodes.OK;
     }
     long started = System.nanoTime();
-    long written = write(dataset, action.out, new DatasetExport(compression, chosenLevel, threads,
-        DatasetExport.DEFAULT_CHUNK));
+    DatasetExport export = new DatasetExport(compression, chosenLevel, threads, DatasetExport.DEFAULT_CHUNK);
+    long written;
+    try {
+      written = output.write(action.out, stream -> export.write(dataset, stream));
+    } catch (OutputException e) {
+      LOG.error(e.getMessage());
+      return e.usage() ? ExitCodes.USAGE : ExitCodes.FAILED;
+    }
     LOG.info("Wrote {} restaurants to {} in {} s ({} threads{}).", written, action.out,
         Formats.decimal((System.nanoTime() - started) / 1e9, 1), threads,
         compression == Compression.NONE ? "" : ", " + compression.name().toLowerCase(java.util.Locale.ROOT) + " level "
@@ -180,15 +200,5 @@ public final class GeoDatasetCommand implements GeoshardCommand {
     out.printf(java.util.Locale.US, "%-28s %10.2f s %,14.0f restaurants/s%n", "objects + JSON encoding", jsonSeconds, n / jsonSeconds);
     out.printf(java.util.Locale.US, "heap: max %,d MB, used now %,d MB%n", runtime.maxMemory() >> 20,
         (runtime.totalMemory() - runtime.freeMemory()) >> 20);
-  }
-
-  static long write(RestaurantDataset dataset, Path file, DatasetExport export) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
-    try (OutputStream stream = Files.newOutputStream(file)) {
-      return export.write(dataset, stream);
-    }
   }
 }

@@ -94,6 +94,43 @@ class CityReaderTest {
         .hasMessage(bad + " line 3: latitude 'fifty' is not a number (set geo.cities.skipbad=true to skip and count such lines).");
   }
 
+  /** The test cities with Zürich added, so that a Latin-1 file has its first non-ASCII byte on line 3 (Kraków). */
+  private static final List<City> ACCENTED = java.util.stream.Stream.concat(TestCities.FIVE.stream(),
+      java.util.stream.Stream.of(new City(2657896, "Zürich", "CH", 47.36667, 8.55, 341_730))).toList();
+
+  @Test
+  void aLatin1FileIsRefusedWithTheLineOfItsFirstForeignByte() throws Exception {
+    Path latin1 = Files.write(dir.resolve("latin1.tsv"), bundled(ACCENTED).getBytes(StandardCharsets.ISO_8859_1));
+    assertThatThrownBy(() -> reader.read(latin1))
+        .isInstanceOf(CityFileException.class)
+        .hasMessage(latin1 + " line 3 is not UTF-8 (byte 0xF3); if the file is Latin-1, set"
+            + " geo.cities.encoding=ISO-8859-1.");
+    // Skipping malformed lines does not skip an encoding: the file is in another one as a whole.
+    assertThatThrownBy(() -> new CityReader(true).read(latin1)).isInstanceOf(CityFileException.class)
+        .hasMessageContaining("line 3 is not UTF-8");
+    Path gz = dir.resolve("latin1.csv.gz");
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+      out.write(openDataSoft(ACCENTED).getBytes(StandardCharsets.ISO_8859_1));
+    }
+    assertThatThrownBy(() -> reader.read(gz)).hasMessageStartingWith(gz + " line 3 is not UTF-8 (byte 0xF3)");
+  }
+
+  @Test
+  void aLatin1FileIsReadWithItsEncoding() throws Exception {
+    Path latin1 = Files.write(dir.resolve("latin1.tsv"), bundled(ACCENTED).getBytes(StandardCharsets.ISO_8859_1));
+    List<City> cities = reader.read(latin1, CityEncoding.ISO_8859_1);
+    assertThat(cities).isEqualTo(ACCENTED);
+    assertThat(cities.get(5).name()).isEqualTo("Z\u00fcrich");
+    Path utf8 = file("utf8.tsv", bundled(ACCENTED));
+    assertThat(reader.read(utf8, CityEncoding.UTF_8)).isEqualTo(ACCENTED);
+  }
+
+  @Test
+  void aReplacementCharacterWrittenInUtf8IsAName() throws Exception {
+    List<City> odd = List.of(new City(1, "Z\uFFFDrich", "CH", 47.36667, 8.55, 341_730));
+    assertThat(reader.read(file("odd.tsv", bundled(odd)))).isEqualTo(odd);
+  }
+
   @Test
   void skipBadSkipsAndCounts() throws Exception {
     String content = bundled(TestCities.FIVE).replace("50.06143", "fifty").replace("48.85341", "91.5")

@@ -2,10 +2,16 @@ package org.geoshard.geo.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +27,7 @@ import org.geoshard.geo.dataset.RestaurantJson;
 import org.geoshard.harness.cli.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 class GeoDatasetCommandTest {
@@ -114,5 +121,88 @@ class GeoDatasetCommandTest {
     try (var in = new com.github.luben.zstd.ZstdInputStream(Files.newInputStream(zst))) {
       assertThat(in.readAllBytes()).isEqualTo(expected);
     }
+  }
+
+  private static ListAppender<ILoggingEvent> capture() {
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    ((Logger) LoggerFactory.getLogger(GeoDatasetCommand.class)).addAppender(appender);
+    return appender;
+  }
+
+  /** The command's errors: each one sentence, with no stack trace attached. */
+  private static List<String> errors(ListAppender<ILoggingEvent> log) {
+    ((Logger) LoggerFactory.getLogger(GeoDatasetCommand.class)).detachAppender(log);
+    assertThat(log.list).allSatisfy(event -> assertThat(event.getThrowableProxy()).isNull());
+    return log.list.stream().filter(event -> event.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage)
+        .toList();
+  }
+
+  @Test
+  void aFullDeviceIsOneSentenceAndExitsOne() throws Exception {
+    Path full = Path.of("/dev/full");
+    assertThat(full).exists();
+    ListAppender<ILoggingEvent> log = capture();
+    int code = run(new ByteArrayOutputStream(), "--out", full.toString(), "-p", "geo.cities=" + cities(),
+        "-p", "geo.scale=0.01");
+    assertThat(code).isEqualTo(ExitCodes.FAILED);
+    assertThat(errors(log)).containsExactly("--out /dev/full cannot be written (no space left on device).");
+  }
+
+  @Test
+  void aDiskThatFillsUpLeavesNoPartialFileAndTheOldFileIntact() throws Exception {
+    Path folder = Files.createDirectories(dir.resolve("exports"));
+    Path file = Files.writeString(folder.resolve("restaurants.jsonl.gz"), "the previous export");
+    long[] written = new long[1];
+    // The first chunk fits, the second finds the disk full.
+    AtomicOutput.Opener fillsUp = partial -> new FilterOutputStream(Files.newOutputStream(partial)) {
+      @Override
+      public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (written[0] > 0) {
+          throw new IOException("No space left on device");
+        }
+        written[0] += length;
+        out.write(bytes, offset, length);
+      }
+    };
+    ListAppender<ILoggingEvent> log = capture();
+    int code = new CommandLine(new GeoDatasetCommand(new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8), fillsUp)).execute("--out", file.toString(), "--threads", "2",
+        "-p", "geo.cities=" + cities(), "-p", "geo.scale=0.2");
+    assertThat(code).isEqualTo(ExitCodes.FAILED);
+    assertThat(written[0]).as("a chunk was written before the disk filled up").isPositive();
+    assertThat(errors(log)).containsExactly("--out " + file + " cannot be written (no space left on device);"
+        + " nothing was left behind.");
+    try (var files = Files.list(folder)) {
+      assertThat(files).containsExactly(file);
+    }
+    assertThat(Files.readString(file)).isEqualTo("the previous export");
+  }
+
+  @Test
+  void aSuccessfulExportLeavesOnlyItsFile() throws Exception {
+    Path file = dir.resolve("new/folder/restaurants.jsonl");
+    assertThat(run(new ByteArrayOutputStream(), "--out", file.toString(), "-p", "geo.cities=" + cities(),
+        "-p", "geo.scale=0.005")).isEqualTo(ExitCodes.OK);
+    try (var files = Files.list(file.getParent())) {
+      assertThat(files).containsExactly(file);
+    }
+    assertThat(Files.readAllLines(file)).hasSize((int) new RestaurantDataset(TestCities.FIVE, 0.005,
+        Placement.UNIFORM_DISTANCE, 1).size());
+  }
+
+  @Test
+  void aPathUnderAFileOrAFolderIsRefusedBeforeAnythingStarts() throws Exception {
+    Path regular = Files.writeString(dir.resolve("notes.txt"), "not a folder");
+    Path under = regular.resolve("sub/restaurants.jsonl.gz");
+    ListAppender<ILoggingEvent> log = capture();
+    assertThat(run(new ByteArrayOutputStream(), "--out", under.toString(), "-p", "geo.cities=" + cities()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(run(new ByteArrayOutputStream(), "--out", dir.toString(), "-p", "geo.cities=" + cities()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(errors(log)).containsExactly(
+        "--out " + under + " cannot be created because " + regular + " is a file, not a folder.",
+        "--out " + dir + " is a folder; give a file name inside it.");
+    assertThat(Files.readString(regular)).isEqualTo("not a folder");
   }
 }

@@ -3,7 +3,12 @@ package org.geoshard.harness.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,6 +16,7 @@ import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class PropertySourcesTest {
   @TempDir
@@ -45,9 +51,53 @@ class PropertySourcesTest {
   }
 
   @Test
-  void aFileThatIsNotARegularFileIsNamedAsWhatItIs() {
-    assertThatThrownBy(() -> PropertySources.resolve(List.of(java.nio.file.Path.of("/dev/zero")), List.of(), null, null))
+  void aUtf8FileKeepsItsAccents() throws IOException, ConfigException {
+    Path utf8 = Files.write(dir.resolve("utf8"), "# Z\u00fcrich\nlabel=Z\u00fcrich \u2013 Krak\u00f3w\nescaped=\\u00e9\n"
+        .getBytes(StandardCharsets.UTF_8));
+    Properties p = PropertySources.resolve(List.of(utf8), List.of(), null, null);
+    assertThat(p).containsEntry("label", "Z\u00fcrich \u2013 Krak\u00f3w").containsEntry("escaped", "\u00e9");
+  }
+
+  @Test
+  void aLatin1FileIsReadAsYcsbReadsItWithAWarningNamingTheLine() throws IOException, ConfigException {
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(PropertySources.class);
+    logger.addAppender(log);
+    String text = "recordcount=10\n# the study's cities\ngeo.label=Z\u00fcrich\n";
+    Path latin1 = Files.write(dir.resolve("latin1"), text.getBytes(StandardCharsets.ISO_8859_1));
+    try {
+      Properties p = PropertySources.resolve(List.of(latin1), List.of(), null, null);
+      Properties ycsb = new Properties();
+      try (var in = Files.newInputStream(latin1)) {
+        ycsb.load(in);
+      }
+      assertThat(p).isEqualTo(ycsb).containsEntry("geo.label", "Z\u00fcrich");
+    } finally {
+      logger.detachAppender(log);
+    }
+    assertThat(log.list).singleElement().satisfies(event -> {
+      assertThat(event.getLevel()).isEqualTo(Level.WARN);
+      assertThat(event.getFormattedMessage()).isEqualTo("-P " + latin1 + ": line 3 is not UTF-8; the file is read as"
+          + " ISO-8859-1 (Latin-1), as YCSB reads property files.");
+    });
+  }
+
+  @Test
+  void aMalformedEscapeIsRefusedNamingItsLine() throws IOException {
+    Path bad = Files.writeString(dir.resolve("bad"), "# a comment may say \\uzzzz\na=1\nb=x\\\\u0041\\\n  \\u00e9\n"
+        + "path=C:\\\\users\\u12\n");
+    assertThatThrownBy(() -> PropertySources.resolve(List.of(bad), List.of(), null, null))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("-P /dev/zero: not a regular file (a device, pipe or socket); give a workload properties file.");
+        .hasMessage("-P " + bad + " line 5: cannot be read as a properties file (Malformed \\uxxxx encoding.).");
+  }
+
+  @Test
+  void aFileThatIsNotRegularIsNamedAsSuch() {
+    Path device = Path.of("/dev/zero");
+    assertThat(device).exists();
+    assertThatThrownBy(() -> PropertySources.resolve(List.of(device), List.of(), null, null))
+        .hasMessage("-P /dev/zero: is not a regular file; give a workload properties file (for example"
+            + " workloads/workloada).");
   }
 }
