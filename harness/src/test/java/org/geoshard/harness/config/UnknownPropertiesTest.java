@@ -79,4 +79,12 @@ class UnknownPropertiesTest {
         "Property 'recordcont' is read by no module geoshard knows; did you mean 'recordcount'? (It is kept, for a"
             + " binding or workload that reads it.)");
   }
+
+  @Test
+  void knownNamesListModuleNamesYcsbNamesAndPatternsSorted() {
+    List<String> known = List.copyOf(new UnknownProperties(List.of(GEO)).knownNames());
+    assertThat(known).contains("geo.scale", "geo.router.*", "recordcount", "operationcount")
+        .doesNotContain("geo.router.", "geo.scael")
+        .isSorted();
+  }
 }
