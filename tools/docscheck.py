@@ -7,7 +7,7 @@
   tools/docscheck.py --regenerate  rewrite the marked blocks with what their commands print now
   tools/docscheck.py --static      paths, names and marked-block headers only (no command runs)
 
-Marked blocks (the line before a fenced block):
+Marked blocks (the line before a fenced block or a Markdown table):
   <!-- docs-check: COMMAND -->  the block is COMMAND's standard output, compared line by line
   <!-- docs-perf: COMMAND -->   a performance figure: its first line names the machine, its load and
                                 COMMAND (written by --regenerate); the rest is COMMAND's output,
@@ -84,6 +84,7 @@ class Block:
 
     @property
     def end_line(self):
+        """The closing fence's line (of a table: the line after it)."""
         return self.lines[-1][0] + 1 if self.lines else self.fence_line + 1
 
 
@@ -101,6 +102,12 @@ def parse(readme, text):
     current, pending_marker = None, None
     for number, line in enumerate(text.splitlines(), 1):
         fence = FENCE.match(line)
+        if current is not None and current.lang == "table":
+            if line.startswith("|"):
+                current.lines.append((number, line))
+                continue
+            blocks.append(current)
+            current = None
         if current is not None:
             if fence and not fence.group(2):
                 blocks.append(current)
@@ -112,17 +119,24 @@ def parse(readme, text):
             current = Block(readme, number, fence.group(2), marker=pending_marker)
             pending_marker = None
             continue
+        if pending_marker and line.startswith("|"):  # a marked Markdown table: the marker is its "fence"
+            current = Block(readme, pending_marker[2], "table", marker=pending_marker)
+            current.lines.append((number, line))
+            pending_marker = None
+            continue
         marker = MARKER.match(line.strip())
         if marker:
             pending_marker = (marker.group(1), marker.group(2), number)
         elif line.strip():
             if pending_marker:
                 raise ValueError(f"{readme}:{pending_marker[2]}: a docs-{pending_marker[0]} marker must be"
-                                 " followed directly by a fenced block")
+                                 " followed directly by a fenced block or a table")
             prose.append((number, line))
     if pending_marker:
         raise ValueError(f"{readme}:{pending_marker[2]}: a docs-{pending_marker[0]} marker at the end of the file")
-    if current is not None:
+    if current is not None and current.lang == "table":
+        blocks.append(current)
+    elif current is not None:
         raise ValueError(f"{readme}:{current.fence_line}: a fenced block that never closes")
     return blocks, prose
 
@@ -346,11 +360,16 @@ def check_marked(docs, report, regenerate, static):
             elif [o.rstrip() for o in output] != [d.rstrip() for d in documented]:
                 report.fail(where, f"'{command}' prints now:\n{diff(documented, output, block)}")
     for readme, changes in rewrites.items():
-        lines = (ROOT / readme).read_text().splitlines()
-        for block, output in sorted(changes, key=lambda c: -c[0].fence_line):
-            lines[block.fence_line:block.end_line - 1] = output
-        (ROOT / readme).write_text("\n".join(lines) + "\n")
+        (ROOT / readme).write_text(rewritten((ROOT / readme).read_text(), changes))
         print(f"docs: rewrote {len(changes)} marked block(s) of {readme}", file=sys.stderr)
+
+
+def rewritten(text, changes):
+    """The README text with each (block, output) block's lines replaced by output, bottom up."""
+    lines = text.splitlines()
+    for block, output in sorted(changes, key=lambda c: -c[0].fence_line):
+        lines[block.fence_line:block.fence_line + len(block.lines)] = output
+    return "\n".join(lines) + "\n"
 
 
 def diff(documented, output, block):

@@ -38,6 +38,17 @@ class ParseTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"README.md:2: a docs-check marker must be followed"):
             d.parse("README.md", "x\n<!-- docs-check: true -->\ntext\n```\n```\n")
 
+    def test_a_marked_table_is_a_block_up_to_its_last_row(self):
+        blocks, prose = d.parse("R", "x\n<!-- docs-check: tools/t -->\n| a |\n| b |\nafter\n")
+        self.assertEqual((blocks[0].lang, blocks[0].fence_line, blocks[0].lines), ("table", 2, [(3, "| a |"), (4, "| b |")]))
+        self.assertEqual(prose, [(1, "x"), (5, "after")])
+
+    def test_regenerating_replaces_only_the_blocks_contents(self):
+        text = "a\n<!-- docs-check: x -->\n| 1 |\nb\n<!-- docs-perf: y -->\n```\nold\nold\n```\nc\n"
+        blocks, _ = d.parse("R", text)
+        self.assertEqual(d.rewritten(text, [(blocks[0], ["| 2 |", "| 3 |"]), (blocks[1], ["# measured", "new"])]),
+                         "a\n<!-- docs-check: x -->\n| 2 |\n| 3 |\nb\n<!-- docs-perf: y -->\n```\n# measured\nnew\n```\nc\n")
+
     def test_an_unclosed_block_is_an_error_naming_its_line(self):
         with self.assertRaisesRegex(ValueError, r"README.md:2: a fenced block that never closes"):
             d.parse("README.md", "x\n```bash\nbin/ycsb --version\n")
