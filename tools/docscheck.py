@@ -307,6 +307,34 @@ def check_names(docs, report, known, prefixes):
                 report.fail(f"{readme}:{number}", f"path '{path}' does not exist in the repository")
 
 
+def suites(bin_test_text):
+    """The suites bin/test's case statement accepts (all but the catch-all)."""
+    return {name for label in re.findall(r"^\s+([a-z0-9|]+)\)", bin_test_text, re.MULTILINE) for name in label.split("|")}
+
+
+def check_lists(docs, report):
+    """Lists the README keeps of things in the repository: every workload file in the layout table, every
+    bin/test suite in the Testing section's one-suite line."""
+    readme = "README.md"
+    blocks, prose = docs.get(readme, ([], []))
+    rows = [(n, line) for n, line in prose if line.startswith("| `workloads/` |")]
+    if not rows:
+        report.fail(readme, "the layout table has no row for `workloads/`")
+    else:
+        number, row = rows[0]
+        for name in sorted(p.name for p in (ROOT / "workloads").iterdir() if p.is_file()):
+            if f"`{name}`" not in row:
+                report.fail(f"{readme}:{number}", f"the `workloads/` row does not name `{name}`")
+    wanted = suites((ROOT / "bin/test").read_text()) - {"all"}
+    lines = [(n, set(m.group(1).split("|"))) for n, line in prose for m in re.finditer(r"`bin/test ([a-z0-9]+(?:\|[a-z0-9]+)+)`", line)]
+    if not lines:
+        report.fail(readme, "no `bin/test a|b|...` line names the suites")
+    for number, named in lines:
+        if named != wanted:
+            report.fail(f"{readme}:{number}", f"names the suites {'|'.join(sorted(named))}; bin/test has "
+                                              f"{'|'.join(sorted(wanted))}")
+
+
 def machine():
     cores = os.cpu_count()
     try:
@@ -458,6 +486,7 @@ def main(argv=None):
                 "geo.", "ll.", "mongodb.", "postgis.")
     if not args.regenerate:
         check_names(docs, report, known, prefixes)
+        check_lists(docs, report)
     check_marked(docs, report, args.regenerate, args.static)
     if not args.static and not args.regenerate:
         run_commands(docs, report, args.only)

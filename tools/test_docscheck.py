@@ -49,6 +49,10 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(d.rewritten(text, [(blocks[0], ["| 2 |", "| 3 |"]), (blocks[1], ["# measured", "new"])]),
                          "a\n<!-- docs-check: x -->\n| 2 |\n| 3 |\nb\n<!-- docs-perf: y -->\n```\n# measured\nnew\n```\nc\n")
 
+    def test_suites_are_the_case_labels_of_bin_test(self):
+        text = 'case "$what" in\n  java) run_java ;;\n  docs) shift; run_docs ;;\n  a|b) x ;;\n  *) echo no ;;\nesac\n'
+        self.assertEqual(d.suites(text), {"java", "docs", "a", "b"})
+
     def test_an_unclosed_block_is_an_error_naming_its_line(self):
         with self.assertRaisesRegex(ValueError, r"README.md:2: a fenced block that never closes"):
             d.parse("README.md", "x\n```bash\nbin/ycsb --version\n")

@@ -284,7 +284,8 @@ public final class Runner {
     RampResult stepResult = steps == null ? null : steps.finish();
     RampResult rampResult = ramping ? stepResult : null;
     Plateau plateau = plateau(timeline, rampResult, rampSettings.warmup().toSeconds());
-    if (plateau == null && rampResult == null && !timeline.points().isEmpty()) {
+    // A load has no plateau worth a word (it ends when the data is in): only a run's missing one is.
+    if (plateau == null && rampResult == null && !timeline.points().isEmpty() && settings.phase() == Phase.RUN) {
       LOG.warn("The run lasted {} s, no longer than {} ({} s): summary.json has no plateau statistics; run longer"
           + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, rampSettings.warmup().toSeconds(),
           RampSettings.STATS_WARMUP);
