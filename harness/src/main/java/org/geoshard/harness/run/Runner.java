@@ -240,8 +240,11 @@ public final class Runner {
       sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, () -> stop(StopReason.GIVEUP)));
     }
     if (!settings.statusInterval().isZero()) {
+      // The plan counts the workload's calls (records in a load), which may each measure several operations.
+      int planners = settings.initialThreads();
       Progress progress = steps != null ? Progress.ofSteps(steps::progress)
-          : Progress.of(planned, settings.maxExecutionTime());
+          : Progress.of(planned, settings.maxExecutionTime(), settings.phase() == Phase.LOAD ? "records" : "operations")
+              .counting(() -> workers.stream().limit(planners).mapToLong(Worker::calls).sum());
       sampler.addListener(new StatusReporter(settings.statusInterval(), startMs, progress));
     }
     record.time("startTime", Instant.ofEpochMilli(startMs));

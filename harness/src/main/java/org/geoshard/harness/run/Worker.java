@@ -1,5 +1,6 @@
 package org.geoshard.harness.run;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import site.ycsb.Workload;
 
@@ -19,6 +20,8 @@ final class Worker implements Runnable {
   private final Runner runner;
   /** Operations this thread performed; read after the thread ended (join orders the write). */
   private long done;
+  /** Calls of the workload so far, for the status lines (a release store: no fence on the operation path). */
+  private final AtomicLong calls = new AtomicLong();
 
   /**
    * @param operations this thread's share; 0 means until stopped
@@ -42,6 +45,11 @@ final class Worker implements Runnable {
 
   long done() {
     return done;
+  }
+
+  /** Calls of the workload (one per record of a load) so far, readable while the thread runs. */
+  long calls() {
+    return calls.get();
   }
 
   /** Counts this thread's operation in progress as an error (see {@link MeasuredDB#abandonInFlight()}). */
@@ -101,6 +109,7 @@ final class Worker implements Runnable {
         }
         boolean more = load ? workload.doInsert(db, state) : workload.doTransaction(db, state);
         count++;
+        calls.lazySet(count);
         if (!more || workload.isStopRequested()) {
           break;
         }
