@@ -351,7 +351,7 @@ def run_shell(command, timeout):
                           timeout=timeout)
 
 
-def check_marked(docs, report, regenerate, static):
+def check_marked(docs, report, regenerate, static, texts):
     """Marked blocks: re-run (docs-check) or check their header (docs-perf); --regenerate rewrites both."""
     rewrites = {}
     for readme, (blocks, _) in docs.items():
@@ -388,7 +388,10 @@ def check_marked(docs, report, regenerate, static):
             elif [o.rstrip() for o in output] != [d.rstrip() for d in documented]:
                 report.fail(where, f"'{command}' prints now:\n{diff(documented, output, block)}")
     for readme, changes in rewrites.items():
-        (ROOT / readme).write_text(rewritten((ROOT / readme).read_text(), changes))
+        if (ROOT / readme).read_text() != texts[readme]:  # the line numbers would no longer hold
+            report.fail(readme, "changed while its blocks were measured; nothing rewritten: run --regenerate again")
+            continue
+        (ROOT / readme).write_text(rewritten(texts[readme], changes))
         print(f"docs: rewrote {len(changes)} marked block(s) of {readme}", file=sys.stderr)
 
 
@@ -472,10 +475,11 @@ def main(argv=None):
     parser.add_argument("--only", metavar="REGEX", help="run only the commands and marked blocks matching REGEX")
     args = parser.parse_args(argv)
     report = Report()
-    docs = {}
+    docs, texts = {}, {}
     for readme in readmes():
         try:
-            docs[readme] = parse(readme, (ROOT / readme).read_text())
+            texts[readme] = (ROOT / readme).read_text()
+            docs[readme] = parse(readme, texts[readme])
         except ValueError as e:
             report.fail(readme, str(e))
     if args.only:
@@ -487,7 +491,7 @@ def main(argv=None):
     if not args.regenerate:
         check_names(docs, report, known, prefixes)
         check_lists(docs, report)
-    check_marked(docs, report, args.regenerate, args.static)
+    check_marked(docs, report, args.regenerate, args.static, texts)
     if not args.static and not args.regenerate:
         run_commands(docs, report, args.only)
     for line in report.skipped:
