@@ -275,9 +275,13 @@ def path_exists(readme, path, roots):
 
 
 def readmes():
+    """README.md, then every other README the repository keeps (found on disk outside a git checkout)."""
     listed = subprocess.run(["git", "ls-files", "README.md", "*/README.md"], cwd=ROOT,
                             capture_output=True, text=True).stdout.split()
-    return sorted(set(listed) | {str(p.relative_to(ROOT)) for p in ROOT.glob("*/README.md")}, key=lambda r: (r != "README.md", r))
+    on_disk = [p for pattern in ("README.md", "*/README.md", "*/*/README.md") for p in ROOT.glob(pattern)
+               if not {"target", ".venv", "node_modules", "runs", "reports"} & set(p.relative_to(ROOT).parts)]
+    found = set(listed) | {str(p.relative_to(ROOT)) for p in on_disk}
+    return sorted(found, key=lambda r: (r != "README.md", r))
 
 
 def known_properties():
