@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
     separator = " ",
     description = {"Writes a run folder: run.json, summary.json, summary.txt, timeseries.csv, one .hlog per operation.", ""},
     footer = {"", "Properties: -P files in order, then -p (the last wins), then -threads and -target.",
-        "Exit codes: 0 ok, 1 operation errors or failed threads, 2 bad command line or property, 130 interrupted."})
+        "Exit codes: 0 ok, 1 operation errors or failed threads, 2 bad command line or property, 130 interrupted"
+            + " (Ctrl-C), 143 terminated (SIGTERM); either way the run folder is written."})
 public final class PhaseCommand implements Callable<Integer> {
   private final Phase phase;
 

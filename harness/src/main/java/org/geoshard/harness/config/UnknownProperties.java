@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -40,6 +41,17 @@ public final class UnknownProperties {
   /** Uses every catalog on the class path. */
   public static UnknownProperties fromClassPath() {
     return new UnknownProperties(ServiceLoader.load(PropertyCatalog.class));
+  }
+
+  /**
+   * Every name a module or YCSB reads, sorted; a name the user makes ends in {@code *}
+   * ({@code mongodb.targeted.mongos.*}). What {@code bin/test docs} checks the READMEs' names against.
+   */
+  public SortedSet<String> knownNames() {
+    SortedSet<String> known = new TreeSet<>(names);
+    known.addAll(ycsbNames);
+    namePatterns.forEach(pattern -> known.add(pattern + "*"));
+    return known;
   }
 
   /**

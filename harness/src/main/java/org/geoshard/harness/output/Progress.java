@@ -1,6 +1,7 @@
 package org.geoshard.harness.output;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +27,16 @@ public interface Progress {
    * none): the share done, and the time left at the average rate so far (or the time limit, if sooner).
    */
   static Progress of(long planned, Duration limit) {
+    return of(planned, limit, null);
+  }
+
+  /**
+   * As {@link #of(long, Duration)}, naming what is counted ({@code records} of a load: a workload may
+   * measure several operations per record, as the last-location load's History and LKL writes).
+   */
+  static Progress of(long planned, Duration limit, String unit) {
+    String counted = unit == null ? "" : " " + unit;
+    String perSecond = unit == null ? "ops/sec" : unit + "/sec";
     long limitMs = limit.toMillis();
     if (planned <= 0 && limitMs <= 0) {
       return none();
@@ -38,10 +49,15 @@ public interface Progress {
       double rate = elapsedMs > 0 ? operations * 1000.0 / elapsedMs : 0;
       long byOperations = rate > 0 ? (long) Math.ceil(Math.max(0, planned - operations) / rate * 1000) : Long.MAX_VALUE;
       long left = Math.min(byTime, byOperations);
-      return percent(operations / (double) planned) + " of " + Formats.grouped(planned) + " done, "
+      return percent(operations / (double) planned) + " of " + Formats.grouped(planned) + counted + " done, "
           + (left == Long.MAX_VALUE ? "time left unknown" : duration(left) + " left at "
-          + Formats.decimal(rate, 1) + " ops/sec on average");
+          + Formats.decimal(rate, 1) + " " + perSecond + " on average");
     };
+  }
+
+  /** This progress counted by {@code done} (what the plan counts) instead of the measured operations. */
+  default Progress counting(LongSupplier done) {
+    return (operations, elapsedMs) -> describe(done.getAsLong(), elapsedMs);
   }
 
   /** The step a ramp or sweep is in, as its controller says ({@code step 3 of 5, 8 threads}). */

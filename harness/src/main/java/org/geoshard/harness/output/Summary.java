@@ -36,7 +36,11 @@ public final class Summary {
     json.put("threadFailures", result.threadFailures());
     json.put("overall", stats(result.overall()));
     Map<String, Object> perOperation = new LinkedHashMap<>();
-    operations.forEach((name, stats) -> perOperation.put(name, stats(stats)));
+    operations.forEach((name, stats) -> {
+      Map<String, Object> op = stats(stats);
+      op.put("throughput", round(throughput(result, stats)));
+      perOperation.put(name, op);
+    });
     json.put("perOperation", perOperation);
     RampResult ramp = result.ramp();
     if (ramp != null) {
@@ -184,6 +188,7 @@ public final class Summary {
     }
     operations.forEach((name, s) -> {
       line(out, name, "Operations", Long.toString(s.count()));
+      line(out, name, "Throughput(ops/sec)", Formats.decimal(throughput(result, s), 2));
       line(out, name, "AverageLatency(us)", Formats.decimal(s.meanUs(), 2));
       line(out, name, "MinLatency(us)", Long.toString(s.minUs()));
       line(out, name, "MaxLatency(us)", Long.toString(s.maxUs()));
@@ -206,6 +211,14 @@ public final class Summary {
       }
     });
     return out.toString();
+  }
+
+  /**
+   * One operation's achieved rate, as the overall throughput counts: successful operations per second
+   * of the phase (beside a thread group, each class of load's own rate: readers and writers).
+   */
+  private static double throughput(RunResult result, LatencyStats s) {
+    return result.runtimeMs() <= 0 ? 0 : (s.count() - s.errors()) * 1000.0 / result.runtimeMs();
   }
 
   private static void line(StringBuilder out, String section, String metric, String value) {

@@ -267,8 +267,11 @@ public final class Runner {
       sampler.addListener(new GiveUpWatch(settings.giveUp(), startMs, this::longestWaitMs, () -> stop(StopReason.GIVEUP)));
     }
     if (!settings.statusInterval().isZero()) {
+      // The plan counts the workload's calls (records in a load), which may each measure several operations.
+      int planners = settings.initialThreads();
       Progress progress = steps != null ? Progress.ofSteps(steps::progress)
-          : Progress.of(planned, settings.maxExecutionTime());
+          : Progress.of(planned, settings.maxExecutionTime(), settings.phase() == Phase.LOAD ? "records" : "operations")
+              .counting(() -> workers.stream().limit(planners).mapToLong(Worker::calls).sum());
       sampler.addListener(new StatusReporter(settings.statusInterval(), startMs, progress));
     }
     record.time("startTime", Instant.ofEpochMilli(startMs));
@@ -321,7 +324,8 @@ public final class Runner {
     RampResult stepResult = steps == null ? null : steps.finish();
     RampResult rampResult = ramping ? stepResult : null;
     Plateau plateau = plateau(timeline, rampResult, rampSettings.warmup().toSeconds());
-    if (plateau == null && rampResult == null && !timeline.points().isEmpty()) {
+    // A load has no plateau worth a word (it ends when the data is in): only a run's missing one is.
+    if (plateau == null && rampResult == null && !timeline.points().isEmpty() && settings.phase() == Phase.RUN) {
       LOG.warn("The run lasted {} s, no longer than {} ({} s): summary.json has no plateau statistics; run longer"
           + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, rampSettings.warmup().toSeconds(),
           RampSettings.STATS_WARMUP);

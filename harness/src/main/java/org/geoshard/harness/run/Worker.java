@@ -1,5 +1,6 @@
 package org.geoshard.harness.run;
 
+import java.util.concurrent.atomic.AtomicLong;
 import site.ycsb.Workload;
 
 /**
@@ -19,6 +20,8 @@ final class Worker implements Runnable {
   private final Ticker ticker;
   /** Operations this thread performed; read after the thread ended (join orders the write). */
   private long done;
+  /** Calls of the workload so far, for the status lines (a release store: no fence on the operation path). */
+  private final AtomicLong calls = new AtomicLong();
 
   /**
    * @param operations this thread's share; 0 means until stopped
@@ -49,6 +52,11 @@ final class Worker implements Runnable {
   long waitingMs(long nowNanos) {
     long start = db.operationStartNanos();
     return start == 0 ? 0 : Math.max(0, (nowNanos - start) / 1_000_000);
+  }
+
+  /** Calls of the workload (one per record of a load) so far, readable while the thread runs. */
+  long calls() {
+    return calls.get();
   }
 
   /** Counts this thread's operation in progress as an error (see {@link MeasuredDB#abandonInFlight()}). */
@@ -110,6 +118,7 @@ final class Worker implements Runnable {
         }
         boolean more = load ? workload.doInsert(db, state) : workload.doTransaction(db, state);
         count++;
+        calls.lazySet(count);
         if (!more || workload.isStopRequested()) {
           break;
         }

@@ -17,19 +17,19 @@ public record Plateau(long fromSecond, long toSecond, int seconds, double meanOp
   /**
    * @param fromSecond first interval of the window, before the warm-up is cut
    * @param toSecond last interval of the window
-   * @return null when nothing is left after the cuts
+   * @return null when nothing is left after the cuts; else its {@code fromSecond} and {@code toSecond}
+   *     are the first and last seconds it holds (a 60 s run: 6 to 60, not the cut-off tail second 61)
    */
   public static Plateau of(List<Timeline.Point> points, long fromSecond, long toSecond, long warmupSeconds) {
     long first = fromSecond + warmupSeconds;
-    double[] series = points.stream()
+    List<Timeline.Point> kept = points.stream()
         .filter(p -> p.second() >= first && p.second() <= toSecond && p.durationMs() >= FULL_INTERVAL * 1000)
-        .mapToDouble(Timeline.Point::opsPerSecond)
-        .toArray();
-    if (series.length == 0) {
+        .toList();
+    if (kept.isEmpty()) {
       return null;
     }
-    BatchMeans.Result r = BatchMeans.of(series);
-    return new Plateau(first, toSecond, series.length, r.mean(), r.min(), r.max(), r.ci95Low(), r.ci95High(),
-        r.batchLength(), r.batches(), r.independent());
+    BatchMeans.Result r = BatchMeans.of(kept.stream().mapToDouble(Timeline.Point::opsPerSecond).toArray());
+    return new Plateau(kept.get(0).second(), kept.get(kept.size() - 1).second(), kept.size(), r.mean(), r.min(),
+        r.max(), r.ci95Low(), r.ci95High(), r.batchLength(), r.batches(), r.independent());
   }
 }

@@ -65,6 +65,14 @@ class MainProcessTest {
   }
 
   @Test
+  void aLoadHasNoPlateauAndSaysNothingAboutIt() throws Exception {
+    Outcome outcome = run("load", "noop", "-P", workloadc().toString());
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+    assertThat(outcome.stdout()).contains("[INSERT], Operations, 1000").contains("[INSERT], Throughput(ops/sec), ");
+    assertThat(outcome.stderr()).doesNotContain("plateau");
+  }
+
+  @Test
   void userMistakesGetOneLineEachAndExitTwo() throws Exception {
     Path workload = workloadc();
     assertMistake(run("run", "mongo", "-P", workload.toString()), "Unknown binding 'mongo'");
@@ -217,7 +225,8 @@ class MainProcessTest {
     assertThat(help.exitCode()).isZero();
     assertThat(help.stdout()).contains("load").contains("run").contains("bench");
     Outcome runHelp = run("run", "--help");
-    assertThat(runHelp.stdout()).contains("-threads N").contains("-P FILE").contains("Exit codes");
+    assertThat(runHelp.stdout()).contains("-threads N").contains("-P FILE").contains("Exit codes").contains("130 interrupted")
+        .contains("143 terminated");
     Outcome version = run("--version");
     assertThat(version.stdout()).startsWith("geoshard ");
   }

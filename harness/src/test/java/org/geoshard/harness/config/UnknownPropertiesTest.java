@@ -104,4 +104,12 @@ class UnknownPropertiesTest {
     assertThat(problems).hasSize(1);
     assertThat(problems.get(0)).startsWith("Property 'geo.url': the password in").contains("unencoded '@'");
   }
+
+  @Test
+  void knownNamesListModuleNamesYcsbNamesAndPatternsSorted() {
+    List<String> known = List.copyOf(new UnknownProperties(List.of(GEO)).knownNames());
+    assertThat(known).contains("geo.scale", "geo.router.*", "recordcount", "operationcount")
+        .doesNotContain("geo.router.", "geo.scael")
+        .isSorted();
+  }
 }
