@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import blockio, data, plotting, servers, study, tables, targeting
-from .rundir import Run
+from .identity import Split
+from .rundir import FailedRun, Run
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +115,10 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     return figures
 
 
-def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None) -> Path:
-    """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
+def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None,
+                 failed: list[FailedRun] = (), splits: list[Split] = ()) -> Path:
+    """Writes the figures and report.md into ``out_dir``; returns the path of report.md. ``failed``:
+    runs that failed to start (listed); ``splits``: labels whose runs were shown apart (noted)."""
     frames = compute_frames(runs)
     _warn_about_sweeps(frames)
     for _, row in frames.crosscheck[~frames.crosscheck["agrees"]].iterrows():
@@ -128,7 +131,8 @@ def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptio
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
     servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
-    markdown = render_markdown(frames, sections=study.section(runs, frames.per_second, study_options))
+    markdown = render_markdown(frames, sections=study.section(runs, frames.per_second, study_options),
+                               failed=failed, splits=splits)
     report.write_text(markdown + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 
@@ -167,8 +171,10 @@ class _Figures:
         return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
-def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None) -> str:
-    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs."""
+def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None,
+                    failed: list[FailedRun] = (), splits: list[Split] = ()) -> str:
+    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs;
+    ``failed`` runs are listed under the runs, ``splits`` noted under the introduction."""
     generated = generated or datetime.now(timezone.utc)
     runs, figure = frames.runs, _Figures()
     resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
@@ -178,9 +184,11 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         "# geoshard benchmark report",
         "",
         f"Generated {generated:%Y-%m-%d %H:%M} UTC by `bin/ycsb report` from {len(runs)} run folder(s) in "
-        f"{len(scenario_names)} scenario(s): {', '.join(f'**{name}**' for name in scenario_names)}. "
-        "Throughput counts every operation except `CLEANUP`; latencies are in milliseconds.",
+        f"{len(scenario_names)} scenario(s): {', '.join(f'**{name}**' for name in scenario_names)}."
+        + (f" {len(failed)} more run folder(s) failed to start and are listed under Runs. " if failed else " ")
+        + "Throughput counts every operation except `CLEANUP`; latencies are in milliseconds.",
         "",
+        *(line for split in splits for line in (f"**Shown apart:** {split.sentence()}.", "")),
         "## Scenarios",
         "",
         _table(tables.scenario_overview(runs)),
@@ -242,6 +250,9 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         parts += blockio.report_parts(frames.io_summary, figure, _table)
     parts += sections or []
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
+    if failed:
+        parts += ["Runs that failed to start (`status` and `failure` from their `run.json`; nothing measured):", "",
+                  _table(tables.failed_summary(failed)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck
     if not len(check):
@@ -255,6 +266,7 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
                   _table(tables.crosscheck_summary(check[~check["agrees"]]))]
     parts += ["", "## Inputs", ""]
     parts += [f"- **{row['scenario']}**: `{row['path']}`" for _, row in runs.iterrows()]
+    parts += [f"- **{run.scenario}** (failed to start): `{run.path}`" for run in failed]
     return "\n".join(parts) + "\n"
 
 

@@ -173,6 +173,17 @@ def runs_summary(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                    "Plateau mean (ops/s)"]
 
 
+def failed_summary(failed) -> tuple[pd.DataFrame, list[str]]:
+    """Runs that failed to start (rundir.FailedRun): folder, scenario, status and the harness's reason."""
+    table = pd.DataFrame({
+        "Run folder": [run.run_id for run in failed],
+        "Scenario": [run.scenario for run in failed],
+        "Status": [run.status for run in failed],
+        "Failure": [run.failure or NA for run in failed],
+    })
+    return table, []
+
+
 def crosscheck_summary(check: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     table = pd.DataFrame({
         "Run folder": check["runId"],
