@@ -70,9 +70,12 @@ def servers_frame(runs) -> pd.DataFrame:
     for run in runs:
         frame = read_servers(Path(run.path) / SERVERS_CSV)
         if len(frame):
-            frames.append(frame.assign(runId=run.run_id, scenario=run.scenario))
+            interval = (run.meta.get("observe") or {}).get("intervalSeconds")
+            interval = float(interval) if isinstance(interval, (int, float)) and not isinstance(interval, bool) \
+                else np.nan
+            frames.append(frame.assign(runId=run.run_id, scenario=run.scenario, intervalS=interval))
     if not frames:
-        return pd.DataFrame(columns=["runId", "scenario", *HEADER])
+        return pd.DataFrame(columns=["runId", "scenario", *HEADER, "intervalS"])
     return pd.concat(frames, ignore_index=True)
 
 
@@ -80,19 +83,58 @@ def is_counter(metric: str) -> bool:
     return metric.split(".", 1)[0].endswith("_total")
 
 
+# A counter's rate spans at least this share of the sampling interval: a reading closer than that to
+# the one before (the last reading, taken as the phase stops) is merged with it. Servers publish some
+# counters in steps (PostgreSQL's statistics up to a second late), so a rate over a fraction of a
+# second is noise: 1,115 commits over 0.37 s, or a flush of the last second's commits over 0.1 s.
+MIN_RATE_SPAN = 0.5
+
+
 def rates(frame: pd.DataFrame) -> pd.DataFrame:
-    """Counters as per-second rates between consecutive readings (at the later reading's time);
-    gauges unchanged. A counter that went down (a server restarted) gives no rate for that step."""
+    """Counters as per-second rates between readings (at the later reading's time): the increase over
+    the real time between the two readings used. Readings less than MIN_RATE_SPAN sampling intervals
+    after the previous one are merged with it (see ``rate_readings``), so no rate divides by a
+    fraction of an interval. Gauges unchanged. A counter that went down (a server restarted) gives no
+    rate for that step. The sampling interval is the frame's ``intervalS`` (run.json's
+    ``observe.intervalSeconds``) when known, else the median time between a node's readings."""
     if not len(frame):
         return frame.copy()
     frame = frame.sort_values(["runId", "node", "metric", "time_s"], kind="stable")
     counter = frame["metric"].map(is_counter)
-    keys = [frame["runId"], frame["node"], frame["metric"]]
-    dt = frame.groupby(keys, sort=False)["time_s"].diff()
-    dv = frame.groupby(keys, sort=False)["value"].diff()
-    rate = (dv / dt).where((dt > 0) & (dv >= 0))
-    out = frame.assign(value=np.where(counter, rate, frame["value"]))
-    return out[~(counter & out["value"].isna())].reset_index(drop=True)
+    used = pd.Series(True, index=frame.index)
+    for (_, _), node in frame.groupby(["runId", "node"], sort=False):
+        times = np.unique(node["time_s"].to_numpy(dtype=float))
+        interval = node["intervalS"].iloc[0] if "intervalS" in node else np.nan
+        kept = rate_readings(times, interval)
+        used[node.index] = node["time_s"].isin(kept)
+    counters = frame[counter & used]
+    keys = [counters["runId"], counters["node"], counters["metric"]]
+    dt = counters.groupby(keys, sort=False)["time_s"].diff()
+    dv = counters.groupby(keys, sort=False)["value"].diff()
+    rate = (dv / dt).where((dt > 0) & (dv >= 0)).dropna()
+    gauges = frame[~counter]
+    out = pd.concat([gauges, counters.loc[rate.index].assign(value=rate)]).sort_index(kind="stable")
+    return out.drop(columns=["intervalS"], errors="ignore").reset_index(drop=True)
+
+
+def rate_readings(times: np.ndarray, interval: float = np.nan) -> list[float]:
+    """The reading times a node's counter rates are taken between: every reading, except that one less
+    than MIN_RATE_SPAN × ``interval`` after the previous kept reading replaces it (the rate then spans
+    from the reading before, over the real time between them); a second reading too close to the first
+    is left out. ``interval`` NaN: the median time between readings."""
+    times = np.sort(np.asarray(times, dtype=float))
+    if len(times) < 2:
+        return list(times)
+    if not np.isfinite(interval) or interval <= 0:
+        interval = float(np.median(np.diff(times)))
+    shortest = MIN_RATE_SPAN * interval
+    kept = [times[0]]
+    for time in times[1:]:
+        if time - kept[-1] >= shortest:
+            kept.append(time)
+        elif len(kept) >= 2:
+            kept[-1] = time
+    return kept
 
 
 def panel_name(node: str) -> str:
