@@ -117,13 +117,23 @@ def _no_data(axes, message: str) -> None:
     axes.set_yticks([])
 
 
+def _is_wide(low, high, decades: float = 2.0) -> bool:
+    """``high`` (e.g. the largest p99) more than ``decades`` decades above ``low`` (e.g. the typical median)."""
+    return bool(low > 0 and math.isfinite(low) and math.isfinite(high) and high / low > 10**decades)
+
+
 def _log_if_wide(axes, low, high, decades: float = 2.0) -> None:
-    """Logarithmic y when ``high`` (e.g. the largest p99) is more than ``decades`` decades above
-    ``low`` (e.g. the typical median), else linear from zero."""
-    if low > 0 and math.isfinite(low) and math.isfinite(high) and high / low > 10**decades:
+    """Logarithmic y when ``high`` is more than ``decades`` decades above ``low``, else linear from zero."""
+    if _is_wide(low, high, decades):
         axes.set_yscale("log")
     else:
         axes.set_ylim(bottom=0)
+
+
+def _body_and_top(curve: pd.DataFrame) -> tuple[float, float]:
+    """A percentile curve's lowest value from p50 to p99.99 and its highest (ms)."""
+    body = curve[(curve["percentile"] >= 50) & (curve["percentile"] <= 99.99)]["valueUs"] / 1000.0
+    return (float(body.min()) if len(body) else math.nan), float(curve["valueUs"].max()) / 1000.0
 
 
 def _bottom_legend(figure: Figure, handles, columns: int | None = None) -> None:
@@ -238,7 +248,7 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             return figure
         divisor, unit = time_unit(latency["elapsedS"].max())
         typical, highest = latency["p50Us"].median() / 1000.0, latency["p99Us"].max() / 1000.0
-        sla_handles = []
+        limits = []  # (axes, SLA limit in ms, its percentile)
         for axes, scenario in zip(axes_list, scenarios):
             colour = palette.colour(scenario)
             data = latency[latency["scenario"] == scenario]
@@ -255,11 +265,7 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             _log_if_wide(axes, typical, highest)
             sla = runs[(runs["scenario"] == scenario) & runs["slaLatencyMs"].notna()]
             if len(sla):
-                limit, percentile = sla["slaLatencyMs"].iloc[0], sla["slaPercentile"].iloc[0]
-                axes.axhline(limit, color=SLA_COLOUR, ls="--", lw=1)
-                if not sla_handles:
-                    sla_handles.append(Line2D([], [], color=SLA_COLOUR, ls="--", lw=1,
-                                              label=f"SLA: p{percentile:g} ≤ {limit:g} ms"))
+                limits.append((axes, sla["slaLatencyMs"].iloc[0], sla["slaPercentile"].iloc[0]))
             twin = axes.twinx()
             line = threads[threads["scenario"] == scenario]
             twin.step(line["elapsedS"] / divisor, line["threads"], where="mid", color=THREADS_COLOUR, lw=1.1,
@@ -271,11 +277,34 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             twin.spines["right"].set_visible(True)
         axes_list[-1].set_xlabel(f"Time since start ({unit})")
         axes_list[-1].set_xlim(left=0)
-        handles = [Line2D([], [], color=shade("#404040", amount), lw=width + 0.6, label=label)
-                   for label, amount, width in PERCENTILE_STYLES.values()]
-        handles.append(Line2D([], [], color=THREADS_COLOUR, lw=1.1, label="client threads (right axis)"))
-        _bottom_legend(figure, handles + sla_handles, columns=len(handles) + len(sla_handles))
+        handles = []
+        if len(scenarios) == 1:  # several scenarios: each has its own colours, every line is labelled at its end
+            colour = palette.colour(scenarios[0])
+            handles += [Line2D([], [], color=shade(colour, amount), lw=width, label=label)
+                        for label, amount, width in PERCENTILE_STYLES.values()]
+        handles.append(Line2D([], [], color=THREADS_COLOUR, lw=1.1, alpha=0.8, label="client threads (right axis)"))
+        handles += _sla_lines(limits)
+        _bottom_legend(figure, handles, columns=min(len(handles), 6))
         return figure
+
+
+def _sla_lines(limits: list) -> list:
+    """Draws each panel's SLA limit where it lies on the panel's latency axis and returns the legend
+    entry for it; a limit above the axis (the run stayed far below it) is said in the panel instead
+    of being drawn off the plot and listed."""
+    handles = []
+    for axes, limit, percentile in limits:
+        low, high = axes.get_ylim()
+        label = f"SLA: p{percentile:g} ≤ {limit:g} ms"
+        if low <= limit <= high:
+            axes.axhline(limit, color=SLA_COLOUR, ls="--", lw=1)
+            axes.set_ylim(low, high)
+            if label not in [handle.get_label() for handle in handles]:
+                handles.append(Line2D([], [], color=SLA_COLOUR, ls="--", lw=1, label=label))
+        else:
+            axes.annotate(f"{label}: {'above' if limit > high else 'below'} the axis", (0.995, 0.97),
+                          xycoords="axes fraction", ha="right", va="top", fontsize=7, color=SLA_COLOUR)
+    return handles
 
 
 # 3. Throughput versus threads ------------------------------------------------------------------
@@ -450,6 +479,9 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
             return figure
         highest = curves["inverseTail"].max()
         ticks = [(x, label) for x, label in _TAIL_TICKS if x <= highest * 1.0001] or _TAIL_TICKS[:1]
+        # One y scale for every panel (log when any operation's tail spans more than two decades above
+        # its median), so that panels side by side read alike.
+        logarithmic = any(_is_wide(*_body_and_top(curves[curves["operation"] == op])) for op in operations)
         for index, axes in enumerate(axes_grid.ravel()):
             if index >= len(operations):
                 axes.set_visible(False)
@@ -466,17 +498,21 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
             axes.xaxis.set_minor_locator(NullLocator())
             axes.xaxis.set_minor_formatter(NullFormatter())
             axes.set_xlim(1, max(highest * 1.05, 10))
-            body = data[(data["percentile"] >= 50) & (data["percentile"] <= 99.99)]["valueUs"] / 1000.0
-            _log_if_wide(axes, body.min() if len(body) else math.nan, data["valueUs"].max() / 1000.0)
+            if logarithmic:
+                axes.set_yscale("log")
+            else:
+                axes.set_ylim(bottom=0)
             axes.set_title(operation, loc="left")
             if index % columns == 0:
                 axes.set_ylabel("Latency (ms)")
-            if index >= len(operations) - columns:
+            # Every panel has its tick labels (a panel above an empty cell has none under it); the axis
+            # title goes under the lowest panel of each column.
+            axes.xaxis.set_tick_params(labelbottom=True)
+            if index + columns >= len(operations):
                 axes.set_xlabel("Percentile (%)")
-                axes.xaxis.set_tick_params(labelbottom=True)
-                if len(ticks) > 5:
-                    for label in axes.get_xticklabels():
-                        label.set(rotation=30, horizontalalignment="right", rotation_mode="anchor")
+            if len(ticks) > 5:
+                for label in axes.get_xticklabels():
+                    label.set(rotation=30, horizontalalignment="right", rotation_mode="anchor")
         scenarios = [s for s in palette.scenarios if s in set(curves["scenario"])]
         _bottom_legend(figure, _scenario_handles(palette, scenarios, marker=True))
         return figure

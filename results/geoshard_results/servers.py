@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
-from . import plotting, tables
+from . import data, plotting, tables
 from .errors import RunFolderError
 
 log = logging.getLogger(__name__)
@@ -240,21 +240,15 @@ def panel_means(series: pd.DataFrame) -> pd.DataFrame:
 
 
 def client_throughput(runs) -> pd.DataFrame:
-    """The client's successful operations per second (all but CLEANUP), on the same seconds: drawn
-    beside each node's throughput. ``time_s`` is the end of the interval, as a server reading at 3.2 s
-    falls in the client's second 4."""
-    rows = []
-    for run in runs:
-        ts = run.timeseries
-        if not len(ts):
-            continue
-        measured = ts[ts["operation"] != "CLEANUP"]
-        per_second = measured.groupby("second")["opsPerSec"].sum().reset_index()
-        rows.append(per_second.assign(runId=run.run_id, scenario=run.scenario, time_s=per_second["second"].astype(float),
-                                      value=per_second["opsPerSec"]))
-    if not rows:
+    """The client's successful operations per second (all but CLEANUP), as the throughput figure has them
+    (``data.throughput_per_second``: the last, partial interval left out, so the line does not drop at
+    the stop), on the same seconds: drawn beside each node's throughput. ``time_s`` is the end of the
+    interval, as a server reading at 3.2 s falls in the client's second 4."""
+    per_second = data.throughput_per_second(data.timeseries_frame(list(runs))) if runs else pd.DataFrame()
+    if not len(per_second):
         return pd.DataFrame(columns=["runId", "scenario", "time_s", "value"])
-    return pd.concat(rows, ignore_index=True)[["runId", "scenario", "time_s", "value"]]
+    return per_second.assign(time_s=per_second["second"].astype(float),
+                             value=per_second["opsPerSec"])[["runId", "scenario", "time_s", "value"]]
 
 
 # Drawing ------------------------------------------------------------------------------------------
@@ -293,18 +287,22 @@ def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting
                     twin.set_ylim(bottom=0)
                     twin.yaxis.set_major_formatter(FuncFormatter(plotting.format_rate))
                     twin.tick_params(axis="y", colors="0.45", labelsize=7)
+                    twin.set_ylabel(CLIENT_SERIES, color="0.45", fontsize=7)
                     twin.grid(False)
                     ax.set_zorder(twin.get_zorder() + 1)
                     ax.patch.set_visible(False)
                 if not len(lines):
+                    # No scale to show: an empty 0-1 axis under "CPU busy (%)" would read as 0-1%.
                     ax.text(0.5, 0.5, "not sampled", ha="center", va="center", transform=ax.transAxes, color="0.4")
+                    ax.set_yticks([])
+                    ax.grid(axis="y", visible=False)
                 else:
                     for (run_id, scenario), line in lines.groupby(["runId", "scenario"], sort=False):
                         line = line.sort_values("time_s")
                         ax.plot(line["time_s"] / divisor, line["value"], color=palette.colour(scenario), lw=1.4,
                                 marker=".", ms=3)
                     if lines["series"].iloc[0].endswith("%"):
-                        ax.set_ylim(0, 105)
+                        ax.set_ylim(0, 115)  # room above 100% for the line's name
                     else:
                         ax.set_ylim(bottom=0)
                     ax.text(0.02, 0.97, lines["series"].iloc[0], transform=ax.transAxes, va="top", fontsize=7,
