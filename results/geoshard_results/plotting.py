@@ -325,7 +325,7 @@ def throughput_vs_threads_figure(points: pd.DataFrame, palette: Palette) -> Figu
         figure.suptitle("Throughput versus load (one point per ramp step)", fontsize=STYLE["axes.titlesize"],
                         fontweight="bold")
         if not len(points):
-            _no_data(axes_list[0], "no ramp steps or runs")
+            _no_data(axes_list[0], "no ramp steps or fixed-load runs\n(a sweep is drawn in the sweep figure)")
             return figure
         for axes, (data, x_column, x_label) in zip(axes_list, panels):
             _draw_load_panel(axes, data, x_column, palette)
@@ -407,7 +407,7 @@ def max_throughput_figure(bars: pd.DataFrame, palette: Palette) -> Figure:
         axes = figure.subplots()
         axes.set_title("Max sustained throughput per scenario (95% CI)")
         if not len(bars):
-            _no_data(axes, "no runs")
+            _no_data(axes, "no ramp or fixed-load runs\n(a sweep has no maximum: see the sweep figure)")
             return figure
         positions = np.arange(len(bars))
         handles = []
@@ -521,24 +521,29 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
 # 6. Query throughput versus insert rate (sweeps) -----------------------------------------------
 
 QUERY_LINE_STYLES = {"LKL_READ": "-", "HISTORY_RANGE": "--", "LKL_NEAR": ":"}
+# The writers' operations, against the rate they were offered (one event: an insert and an upsert).
+WRITE_LINE_STYLES = {"HISTORY_INSERT": ("insertsPerSec", "-"), "LKL_UPSERT": ("upsertsPerSec", "--"),
+                     "LKL_STALE": ("stalePerSec", ":")}
 
 
 def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, queries: list[str],
                               palette: Palette) -> Figure:
-    """Sweep steps against their achieved insert rate (HISTORY_INSERT/s): query throughput (the
-    query operations added) on the left, the p99 of each query operation on the right (one line
-    style per operation). One line per scenario, in step order; repeats as light lines under their
-    mean; steps that broke the SLA rule are crosses."""
+    """A sweep drawn as a sweep, one point per step: on the left the rate each write operation achieved
+    against the rate the writers were offered (the diagonal is "achieved = offered"); in the middle the
+    query throughput (the query operations added) and on the right the p99 of each query operation,
+    both against the achieved insert rate (HISTORY_INSERT/s). One line per scenario, in step order;
+    repeats as light lines under their mean; steps that broke the SLA rule are crosses."""
     with _style():
-        figure = Figure(figsize=(FULL_WIDTH_IN, 4.0), layout="constrained")
-        left, right = figure.subplots(1, 2)
-        figure.suptitle("Query throughput versus insert rate (one point per sweep step)",
-                        fontsize=STYLE["axes.titlesize"], fontweight="bold")
+        figure = Figure(figsize=(FULL_WIDTH_IN * 1.4, 4.2), layout="constrained")
+        offered, left, right = figure.subplots(1, 3)
+        figure.suptitle("Sweep: offered against achieved write rates, and the queries under them (one point per "
+                        "sweep step)", fontsize=STYLE["axes.titlesize"], fontweight="bold")
         if not len(sweep):
-            for axes in (left, right):
+            for axes in (offered, left, right):
                 _no_data(axes, "no sweep steps")
             return figure
         scenarios = [s for s in palette.scenarios if s in set(sweep["scenario"])]
+        writes = [op for op, (column, _) in WRITE_LINE_STYLES.items() if (sweep[column] > 0).any()]
         for scenario in scenarios:
             colour, marker = palette.colour(scenario), palette.marker(scenario)
             line = sweep[sweep["scenario"] == scenario]
@@ -546,13 +551,22 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
             if runs["runId"].nunique() > 1:
                 for _, run in runs.groupby("runId", sort=False):
                     left.plot(run["insertsPerSec"], run["queriesPerSec"], color=colour, lw=0.8, alpha=0.3)
+            for operation in writes:
+                column, style = WRITE_LINE_STYLES[operation]
+                _sweep_line(offered, line, column, colour, marker, style, 1.3, x_column="offeredOpsPerSec")
             _sweep_line(left, line, "queriesPerSec", colour, marker, "-", 1.5)
             for operation in queries:
                 _sweep_line(right, line, p99_column(operation), colour, marker, QUERY_LINE_STYLES.get(operation, "-."),
                             1.3, scale=1 / 1000.0)
+        top = float(np.nanmax(sweep[["offeredOpsPerSec", *(WRITE_LINE_STYLES[op][0] for op in writes)]]
+                              .to_numpy(dtype=float))) if len(sweep) else 1.0
+        offered.plot([0, top], [0, top], color="0.6", ls=(0, (1, 2)), lw=1, zorder=0)
+        offered.set_title("Write operations against the offered rate", loc="left", fontsize=9)
+        offered.set_xlabel("Offered rate (events/s)")
+        offered.set_ylabel("Achieved (ops/s)")
+        offered.set_ylim(bottom=0)
         left.set_title("Query throughput (query operations added)", loc="left", fontsize=9)
         left.set_ylabel("Queries (ops/s)")
-        left.yaxis.set_major_formatter(FuncFormatter(format_rate))
         left.set_ylim(bottom=0)
         right.set_title("p99 latency per query operation", loc="left", fontsize=9)
         right.set_ylabel("p99 latency (ms)")
@@ -564,27 +578,33 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
             right.set_ylim(bottom=0)
         for axes in (left, right):
             axes.set_xlabel("Achieved insert rate (HISTORY_INSERT/s)")
+        for axes in (offered, left, right):
             axes.xaxis.set_major_formatter(FuncFormatter(format_rate))
             axes.set_xlim(left=0)
+        for axes in (offered, left):
+            axes.yaxis.set_major_formatter(FuncFormatter(format_rate))
         counts = sweep_steps.groupby("scenario", sort=False)["runId"].nunique().to_dict()
         handles = _scenario_handles(palette, scenarios, marker=True)
         for handle, scenario in zip(handles, scenarios):
             if counts.get(scenario, 1) > 1:  # rates are means over the runs, the p99 pooled
                 handle.set_label(f"{scenario} ({counts[scenario]} runs)")
+        handles += [Line2D([], [], color="0.3", ls=WRITE_LINE_STYLES[op][1], lw=1.3, label=f"{op}/s (left)")
+                    for op in writes]
+        handles.append(Line2D([], [], color="0.6", ls=(0, (1, 2)), lw=1, label="achieved = offered"))
         if len(queries) > 1:
-            handles += [Line2D([], [], color="0.3", ls=QUERY_LINE_STYLES.get(op, "-."), lw=1.3, label=f"{op} p99")
-                        for op in queries]
+            handles += [Line2D([], [], color="0.3", ls=QUERY_LINE_STYLES.get(op, "-."), lw=1.3,
+                               label=f"{op} p99 (right)") for op in queries]
         if sweep["breached"].any():
             handles.append(Line2D([], [], ls="", marker="X", markersize=8, color="0.3", markeredgecolor="black",
                                   label="step broke the SLA rule"))
-        _bottom_legend(figure, handles, columns=min(len(handles), 4))
+        _bottom_legend(figure, handles, columns=min(len(handles), 5))
         return figure
 
 
 def _sweep_line(axes, line: pd.DataFrame, column: str, colour, marker: str, style: str, width: float,
-                scale: float = 1.0) -> None:
+                scale: float = 1.0, x_column: str = "insertsPerSec") -> None:
     """One scenario's steps in step order: a line, its marker on steps that met the rule, crosses on the others."""
-    x, y = line["insertsPerSec"], line[column] * scale
+    x, y = line[x_column], line[column] * scale
     axes.plot(x, y, color=colour, ls=style, lw=width)
     kept = ~line["breached"]
     axes.plot(x[kept], y[kept], ls="", marker=marker, color=colour, markersize=5)

@@ -325,9 +325,9 @@ def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting
 # The report's section ----------------------------------------------------------------------------
 
 
-def section(runs, out_dir: Path, palette: plotting.Palette) -> list[str]:
+def section(runs, out_dir: Path, palette: plotting.Palette, figure=None) -> list[str]:
     """Draws the per-node figure into ``out_dir`` and returns report.md's "Servers" section (empty
-    when no run sampled its servers)."""
+    when no run sampled its servers). ``figure(name, caption)``: the report's figure numbering."""
     frame = servers_frame(runs)
     table = node_table(frame, runs)
     if not len(table):
@@ -337,14 +337,15 @@ def section(runs, out_dir: Path, palette: plotting.Palette) -> list[str]:
     if len(series):
         plotting.save_figure(servers_figure(series, client_throughput(runs), palette), Path(out_dir) / FIGURE)
         log.info("wrote %s", Path(out_dir) / FIGURE)
-        lines += [f"![Servers]({FIGURE})", "",
-                  "*Each node's throughput, CPU and cache over time (one row per host: a database server and "
-                  "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
-                  "step line is the client's throughput (right axis). Each panel names the line it shows: a "
-                  "database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else the "
-                  "host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache (WiredTiger "
-                  "bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates between "
-                  "readings of `servers.csv`. The table gives every line's mean and maximum.*", ""]
+        caption = ("Each node's throughput, CPU and cache over time (one row per host: a database server and "
+                   "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
+                   "step line is the client's throughput (right axis, `client ops/s`). Each panel names the line it "
+                   "shows: a database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else "
+                   "the host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache "
+                   "(WiredTiger bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates "
+                   "over the real time between readings of `servers.csv` at least half a sampling interval apart. "
+                   "The table gives every line's mean and maximum.")
+        lines += [figure("servers", caption) if figure else f"![Servers]({FIGURE})\n\n*{caption}*\n", ""]
         means = panel_means(series)
         lines += [tables.markdown_table(means.assign(mean=means["mean"].map(_number), max=means["max"].map(_number)),
                             ["mean", "max"]), ""]

@@ -65,7 +65,7 @@ def scenario_summary(scenarios: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     table = pd.DataFrame({
         "Scenario": scenarios["scenario"],
         "Runs": scenarios["runs"].map(fmt_count),
-        "Max sustained (ops/s)": [fmt_rate(v) + ("" if s == "ramp" or v != v else "*")
+        "Max sustained (ops/s)": [NA + " (sweep)" if s == "sweep" else fmt_rate(v) + ("" if s == "ramp" or v != v else "*")
                                   for v, s in zip(scenarios["sustained"], scenarios["sustainedSource"])],
         "Plateau mean (ops/s)": scenarios["plateauMean"].map(fmt_rate),
         "Plateau min": scenarios["plateauMin"].map(fmt_rate),

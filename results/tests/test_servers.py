@@ -2,6 +2,7 @@
 (throughput, CPU, cache), and the report's "Servers" section, from hand-made numbers."""
 
 import json
+import re
 from pathlib import Path
 
 import matplotlib.image
@@ -121,6 +122,10 @@ def test_the_report_draws_the_servers_beside_the_client(observed_run, tmp_path):
     assert picture.shape[0] > 500 and picture.std() > 0.01
     text = (out / "report.md").read_text()
     assert "## Servers" in text and f"]({servers.FIGURE})" in text
+    # One numbering for every figure: the five of every report, then the servers' (README's "Figures").
+    numbered = re.findall(r"!\[Figure (\d+)\]\(([^)]+)\)", text)
+    assert [int(n) for n, _ in numbered] == [1, 2, 3, 4, 5, 6]
+    assert numbered[-1][1] == servers.FIGURE and f"*Figure 6. Each node's throughput" in text
     assert "| pg | cfg | config | 0 | 5 | 5 |" in text
     assert "40 ms of CPU over 5 rounds" in text
 
