@@ -1,5 +1,5 @@
-"""Assembles the report: DataFrames from the runs, the figures (five, and a sixth for sweeps),
-and report.md."""
+"""Assembles the report: DataFrames from the runs, the figures (five in every report; a sweep, block I/O
+and the servers add theirs) and report.md."""
 
 from __future__ import annotations
 
