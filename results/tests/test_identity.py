@@ -12,6 +12,7 @@ from geoshard_results.errors import RunFolderError
 from geoshard_results.report import REPORT_FILE, compute_frames, render_markdown
 from geoshard_results.rundir import load_run, read_inputs
 from tests.conftest import make_run
+from tests.synthetic import identity
 
 GEO = {"geo.scale": "0.1", "workload": "org.geoshard.geo.GeoWorkload"}
 
@@ -141,3 +142,14 @@ def test_only_failed_starts_are_an_error_naming_the_reason(tmp_path, capsys):
     assert errors == [f"report: error: {tmp_path / 'runs' / 'a' / 'summary.json'}: missing: run.json says the run "
                       "failed to start: no server"]
     assert not (tmp_path / "out").exists()
+
+
+def test_the_fixtures_write_the_key_as_the_harness_does():
+    # The same identity and key as the Java harness's RunIdentityTest (canonical JSON: keys sorted, no
+    # whitespace, UTF-8); properties that may differ between repetitions are left out of the scenario.
+    written = identity("run", "noop", "site.ycsb.workloads.CoreWorkload",
+                       {"readproportion": "1", "geo.scale": "0.1", "dotransactions": "true", "geo.dataset": "Zürich",
+                        "seed": "7", "results.dir": "/tmp/x", "postgis.url": "jdbc:postgresql://h/db",
+                        "mongodb.password": "****", "clientthreads": "8"})
+    assert list(written["scenario"]) == ["dotransactions", "geo.dataset", "geo.scale", "readproportion"]
+    assert written["key"] == "c1584d3d10577e9b9cd5732db85979abccf88b3e35ce5b80efafd1ea6fd1aec8"
