@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import RunFolderError
 from .report import build_report
-from .rundir import expand_run_dirs, load_runs
+from .rundir import expand_run_dirs, read_inputs
 from .study import STUDY_WINDOW, StudyOptions, parse_run_trim, parse_trim, run_trims
 
 log = logging.getLogger("geoshard_results")
@@ -28,7 +28,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bin/ycsb report",
         description="Turn run folders into report.md with tables and figures. Run folders with the same "
-                    "label are repeats of one scenario.",
+                    "label and the same identity (run.json: command, binding, workload, scenario properties) are "
+                    "repeats of one scenario; runs of different identity under one label are shown apart.",
         epilog="Example: bin/ycsb report --label 0S=results/runs/A --label 2S=results/runs/B -o /tmp/report")
     parser.add_argument("run_dirs", nargs="*", type=Path, metavar="RUN_DIR",
                         help="a run folder (or a folder of run folders)")
@@ -85,14 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     labels = {folder.resolve(): name for name, folder in args.labels}
     out_dir = args.out or default_out_dir()
     try:
-        runs = load_runs(folders, labels)
-        log.info("read %d run(s) in %d scenario(s)", len(runs), len({run.scenario for run in runs}))
+        inputs = read_inputs(folders, labels)
+        log.info("read %d run(s) in %d scenario(s)", len(inputs.runs), len({run.scenario for run in inputs.runs}))
         try:
-            run_trims(runs, args.study)  # a --study-trim-run that names no run is refused before any work
+            run_trims(inputs.runs, args.study)  # a --study-trim-run that names no run is refused before any work
         except ValueError as error:
             log.error("%s", error)
             return EXIT_USAGE
-        report = build_report(runs, out_dir, args.study)
+        report = build_report(inputs.runs, out_dir, args.study, failed=inputs.failed, splits=inputs.splits)
     except RunFolderError as error:
         log.error("%s", error)
         return EXIT_BAD_INPUT

@@ -99,8 +99,12 @@ def sustained_value(row: pd.Series) -> tuple[float, str]:
     """The throughput a run sustained, and where it comes from.
 
     A ramp run's maxSustainedThroughput (NaN if no step met the rule); without a ramp the plateau
-    mean, and for older runs without a plateau the summary's overall throughput.
+    mean, and for older runs without a plateau the summary's overall throughput. A sweep has none
+    (NaN, "sweep"): its overall throughput adds reads, inserts and upserts at every offered rate, which
+    is no one's maximum; its steps are shown as a sweep.
     """
+    if row["sweepGroup"] is not None and not (isinstance(row["sweepGroup"], float) and math.isnan(row["sweepGroup"])):
+        return math.nan, "sweep"
     if row["hasRamp"]:
         return row["maxSustained"], "ramp"
     if not math.isnan(row["plateauMean"]):
@@ -174,6 +178,8 @@ def max_throughput_bars(runs: pd.DataFrame) -> pd.DataFrame:
     for scenario in scenario_order(runs):
         group = runs[runs["scenario"] == scenario]
         sustained = [sustained_value(row) for _, row in group.iterrows()]
+        if all(source == "sweep" for _, source in sustained):
+            continue  # a sweep has no maximum: drawn as a sweep (offered against achieved rates)
         values = [value for value, _ in sustained]
         interval = stats.mean_ci95(values)
         single = group.iloc[0]
@@ -316,10 +322,11 @@ def steps_frame(runs: list[Run]) -> pd.DataFrame:
 
 def throughput_vs_threads(runs: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
     """Points of the throughput-versus-threads plot: every ramp step, and one point per run
-    without a ramp (its threads and overall throughput, verdict ``run``)."""
+    without a ramp (its threads and overall throughput, verdict ``run``). Sweeps are not drawn here:
+    their thread count is not their load (the sweep figure shows them)."""
     points = steps[["runId", "scenario", "mode", "step", "threads", "offeredOpsPerSec", "throughput",
                     "verdict", "isPeak"]]
-    plain = runs[~runs["hasRamp"]]
+    plain = runs[~runs["hasRamp"] & runs["sweepGroup"].isna()] if len(runs) else runs
     if len(plain):
         extra = pd.DataFrame({"runId": plain["runId"], "scenario": plain["scenario"], "mode": "threads",
                               "step": math.nan, "threads": plain["threads"], "offeredOpsPerSec": math.nan,

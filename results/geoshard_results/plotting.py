@@ -117,13 +117,23 @@ def _no_data(axes, message: str) -> None:
     axes.set_yticks([])
 
 
+def _is_wide(low, high, decades: float = 2.0) -> bool:
+    """``high`` (e.g. the largest p99) more than ``decades`` decades above ``low`` (e.g. the typical median)."""
+    return bool(low > 0 and math.isfinite(low) and math.isfinite(high) and high / low > 10**decades)
+
+
 def _log_if_wide(axes, low, high, decades: float = 2.0) -> None:
-    """Logarithmic y when ``high`` (e.g. the largest p99) is more than ``decades`` decades above
-    ``low`` (e.g. the typical median), else linear from zero."""
-    if low > 0 and math.isfinite(low) and math.isfinite(high) and high / low > 10**decades:
+    """Logarithmic y when ``high`` is more than ``decades`` decades above ``low``, else linear from zero."""
+    if _is_wide(low, high, decades):
         axes.set_yscale("log")
     else:
         axes.set_ylim(bottom=0)
+
+
+def _body_and_top(curve: pd.DataFrame) -> tuple[float, float]:
+    """A percentile curve's lowest value from p50 to p99.99 and its highest (ms)."""
+    body = curve[(curve["percentile"] >= 50) & (curve["percentile"] <= 99.99)]["valueUs"] / 1000.0
+    return (float(body.min()) if len(body) else math.nan), float(curve["valueUs"].max()) / 1000.0
 
 
 def _bottom_legend(figure: Figure, handles, columns: int | None = None) -> None:
@@ -238,7 +248,7 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             return figure
         divisor, unit = time_unit(latency["elapsedS"].max())
         typical, highest = latency["p50Us"].median() / 1000.0, latency["p99Us"].max() / 1000.0
-        sla_handles = []
+        limits = []  # (axes, SLA limit in ms, its percentile)
         for axes, scenario in zip(axes_list, scenarios):
             colour = palette.colour(scenario)
             data = latency[latency["scenario"] == scenario]
@@ -255,11 +265,7 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             _log_if_wide(axes, typical, highest)
             sla = runs[(runs["scenario"] == scenario) & runs["slaLatencyMs"].notna()]
             if len(sla):
-                limit, percentile = sla["slaLatencyMs"].iloc[0], sla["slaPercentile"].iloc[0]
-                axes.axhline(limit, color=SLA_COLOUR, ls="--", lw=1)
-                if not sla_handles:
-                    sla_handles.append(Line2D([], [], color=SLA_COLOUR, ls="--", lw=1,
-                                              label=f"SLA: p{percentile:g} ≤ {limit:g} ms"))
+                limits.append((axes, sla["slaLatencyMs"].iloc[0], sla["slaPercentile"].iloc[0]))
             twin = axes.twinx()
             line = threads[threads["scenario"] == scenario]
             twin.step(line["elapsedS"] / divisor, line["threads"], where="mid", color=THREADS_COLOUR, lw=1.1,
@@ -271,11 +277,34 @@ def latency_over_time_figure(latency: pd.DataFrame, threads: pd.DataFrame, runs:
             twin.spines["right"].set_visible(True)
         axes_list[-1].set_xlabel(f"Time since start ({unit})")
         axes_list[-1].set_xlim(left=0)
-        handles = [Line2D([], [], color=shade("#404040", amount), lw=width + 0.6, label=label)
-                   for label, amount, width in PERCENTILE_STYLES.values()]
-        handles.append(Line2D([], [], color=THREADS_COLOUR, lw=1.1, label="client threads (right axis)"))
-        _bottom_legend(figure, handles + sla_handles, columns=len(handles) + len(sla_handles))
+        handles = []
+        if len(scenarios) == 1:  # several scenarios: each has its own colours, every line is labelled at its end
+            colour = palette.colour(scenarios[0])
+            handles += [Line2D([], [], color=shade(colour, amount), lw=width, label=label)
+                        for label, amount, width in PERCENTILE_STYLES.values()]
+        handles.append(Line2D([], [], color=THREADS_COLOUR, lw=1.1, alpha=0.8, label="client threads (right axis)"))
+        handles += _sla_lines(limits)
+        _bottom_legend(figure, handles, columns=min(len(handles), 6))
         return figure
+
+
+def _sla_lines(limits: list) -> list:
+    """Draws each panel's SLA limit where it lies on the panel's latency axis and returns the legend
+    entry for it; a limit above the axis (the run stayed far below it) is said in the panel instead
+    of being drawn off the plot and listed."""
+    handles = []
+    for axes, limit, percentile in limits:
+        low, high = axes.get_ylim()
+        label = f"SLA: p{percentile:g} ≤ {limit:g} ms"
+        if low <= limit <= high:
+            axes.axhline(limit, color=SLA_COLOUR, ls="--", lw=1)
+            axes.set_ylim(low, high)
+            if label not in [handle.get_label() for handle in handles]:
+                handles.append(Line2D([], [], color=SLA_COLOUR, ls="--", lw=1, label=label))
+        else:
+            axes.annotate(f"{label}: {'above' if limit > high else 'below'} the axis", (0.995, 0.97),
+                          xycoords="axes fraction", ha="right", va="top", fontsize=7, color=SLA_COLOUR)
+    return handles
 
 
 # 3. Throughput versus threads ------------------------------------------------------------------
@@ -296,7 +325,7 @@ def throughput_vs_threads_figure(points: pd.DataFrame, palette: Palette) -> Figu
         figure.suptitle("Throughput versus load (one point per ramp step)", fontsize=STYLE["axes.titlesize"],
                         fontweight="bold")
         if not len(points):
-            _no_data(axes_list[0], "no ramp steps or runs")
+            _no_data(axes_list[0], "no ramp steps or fixed-load runs\n(a sweep is drawn in the sweep figure)")
             return figure
         for axes, (data, x_column, x_label) in zip(axes_list, panels):
             _draw_load_panel(axes, data, x_column, palette)
@@ -378,7 +407,7 @@ def max_throughput_figure(bars: pd.DataFrame, palette: Palette) -> Figure:
         axes = figure.subplots()
         axes.set_title("Max sustained throughput per scenario (95% CI)")
         if not len(bars):
-            _no_data(axes, "no runs")
+            _no_data(axes, "no ramp or fixed-load runs\n(a sweep has no maximum: see the sweep figure)")
             return figure
         positions = np.arange(len(bars))
         handles = []
@@ -450,6 +479,9 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
             return figure
         highest = curves["inverseTail"].max()
         ticks = [(x, label) for x, label in _TAIL_TICKS if x <= highest * 1.0001] or _TAIL_TICKS[:1]
+        # One y scale for every panel (log when any operation's tail spans more than two decades above
+        # its median), so that panels side by side read alike.
+        logarithmic = any(_is_wide(*_body_and_top(curves[curves["operation"] == op])) for op in operations)
         for index, axes in enumerate(axes_grid.ravel()):
             if index >= len(operations):
                 axes.set_visible(False)
@@ -466,17 +498,21 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
             axes.xaxis.set_minor_locator(NullLocator())
             axes.xaxis.set_minor_formatter(NullFormatter())
             axes.set_xlim(1, max(highest * 1.05, 10))
-            body = data[(data["percentile"] >= 50) & (data["percentile"] <= 99.99)]["valueUs"] / 1000.0
-            _log_if_wide(axes, body.min() if len(body) else math.nan, data["valueUs"].max() / 1000.0)
+            if logarithmic:
+                axes.set_yscale("log")
+            else:
+                axes.set_ylim(bottom=0)
             axes.set_title(operation, loc="left")
             if index % columns == 0:
                 axes.set_ylabel("Latency (ms)")
-            if index >= len(operations) - columns:
+            # Every panel has its tick labels (a panel above an empty cell has none under it); the axis
+            # title goes under the lowest panel of each column.
+            axes.xaxis.set_tick_params(labelbottom=True)
+            if index + columns >= len(operations):
                 axes.set_xlabel("Percentile (%)")
-                axes.xaxis.set_tick_params(labelbottom=True)
-                if len(ticks) > 5:
-                    for label in axes.get_xticklabels():
-                        label.set(rotation=30, horizontalalignment="right", rotation_mode="anchor")
+            if len(ticks) > 5:
+                for label in axes.get_xticklabels():
+                    label.set(rotation=30, horizontalalignment="right", rotation_mode="anchor")
         scenarios = [s for s in palette.scenarios if s in set(curves["scenario"])]
         _bottom_legend(figure, _scenario_handles(palette, scenarios, marker=True))
         return figure
@@ -485,24 +521,29 @@ def latency_distribution_figure(curves: pd.DataFrame, palette: Palette) -> Figur
 # 6. Query throughput versus insert rate (sweeps) -----------------------------------------------
 
 QUERY_LINE_STYLES = {"LKL_READ": "-", "HISTORY_RANGE": "--", "LKL_NEAR": ":"}
+# The writers' operations, against the rate they were offered (one event: an insert and an upsert).
+WRITE_LINE_STYLES = {"HISTORY_INSERT": ("insertsPerSec", "-"), "LKL_UPSERT": ("upsertsPerSec", "--"),
+                     "LKL_STALE": ("stalePerSec", ":")}
 
 
 def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, queries: list[str],
                               palette: Palette) -> Figure:
-    """Sweep steps against their achieved insert rate (HISTORY_INSERT/s): query throughput (the
-    query operations added) on the left, the p99 of each query operation on the right (one line
-    style per operation). One line per scenario, in step order; repeats as light lines under their
-    mean; steps that broke the SLA rule are crosses."""
+    """A sweep drawn as a sweep, one point per step: on the left the rate each write operation achieved
+    against the rate the writers were offered (the diagonal is "achieved = offered"); in the middle the
+    query throughput (the query operations added) and on the right the p99 of each query operation,
+    both against the achieved insert rate (HISTORY_INSERT/s). One line per scenario, in step order;
+    repeats as light lines under their mean; steps that broke the SLA rule are crosses."""
     with _style():
-        figure = Figure(figsize=(FULL_WIDTH_IN, 4.0), layout="constrained")
-        left, right = figure.subplots(1, 2)
-        figure.suptitle("Query throughput versus insert rate (one point per sweep step)",
-                        fontsize=STYLE["axes.titlesize"], fontweight="bold")
+        figure = Figure(figsize=(FULL_WIDTH_IN * 1.4, 4.2), layout="constrained")
+        offered, left, right = figure.subplots(1, 3)
+        figure.suptitle("Sweep: offered against achieved write rates, and the queries under them (one point per "
+                        "sweep step)", fontsize=STYLE["axes.titlesize"], fontweight="bold")
         if not len(sweep):
-            for axes in (left, right):
+            for axes in (offered, left, right):
                 _no_data(axes, "no sweep steps")
             return figure
         scenarios = [s for s in palette.scenarios if s in set(sweep["scenario"])]
+        writes = [op for op, (column, _) in WRITE_LINE_STYLES.items() if (sweep[column] > 0).any()]
         for scenario in scenarios:
             colour, marker = palette.colour(scenario), palette.marker(scenario)
             line = sweep[sweep["scenario"] == scenario]
@@ -510,13 +551,22 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
             if runs["runId"].nunique() > 1:
                 for _, run in runs.groupby("runId", sort=False):
                     left.plot(run["insertsPerSec"], run["queriesPerSec"], color=colour, lw=0.8, alpha=0.3)
+            for operation in writes:
+                column, style = WRITE_LINE_STYLES[operation]
+                _sweep_line(offered, line, column, colour, marker, style, 1.3, x_column="offeredOpsPerSec")
             _sweep_line(left, line, "queriesPerSec", colour, marker, "-", 1.5)
             for operation in queries:
                 _sweep_line(right, line, p99_column(operation), colour, marker, QUERY_LINE_STYLES.get(operation, "-."),
                             1.3, scale=1 / 1000.0)
+        top = float(np.nanmax(sweep[["offeredOpsPerSec", *(WRITE_LINE_STYLES[op][0] for op in writes)]]
+                              .to_numpy(dtype=float))) if len(sweep) else 1.0
+        offered.plot([0, top], [0, top], color="0.6", ls=(0, (1, 2)), lw=1, zorder=0)
+        offered.set_title("Write operations against the offered rate", loc="left", fontsize=9)
+        offered.set_xlabel("Offered rate (events/s)")
+        offered.set_ylabel("Achieved (ops/s)")
+        offered.set_ylim(bottom=0)
         left.set_title("Query throughput (query operations added)", loc="left", fontsize=9)
         left.set_ylabel("Queries (ops/s)")
-        left.yaxis.set_major_formatter(FuncFormatter(format_rate))
         left.set_ylim(bottom=0)
         right.set_title("p99 latency per query operation", loc="left", fontsize=9)
         right.set_ylabel("p99 latency (ms)")
@@ -528,27 +578,33 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
             right.set_ylim(bottom=0)
         for axes in (left, right):
             axes.set_xlabel("Achieved insert rate (HISTORY_INSERT/s)")
+        for axes in (offered, left, right):
             axes.xaxis.set_major_formatter(FuncFormatter(format_rate))
             axes.set_xlim(left=0)
+        for axes in (offered, left):
+            axes.yaxis.set_major_formatter(FuncFormatter(format_rate))
         counts = sweep_steps.groupby("scenario", sort=False)["runId"].nunique().to_dict()
         handles = _scenario_handles(palette, scenarios, marker=True)
         for handle, scenario in zip(handles, scenarios):
             if counts.get(scenario, 1) > 1:  # rates are means over the runs, the p99 pooled
                 handle.set_label(f"{scenario} ({counts[scenario]} runs)")
+        handles += [Line2D([], [], color="0.3", ls=WRITE_LINE_STYLES[op][1], lw=1.3, label=f"{op}/s (left)")
+                    for op in writes]
+        handles.append(Line2D([], [], color="0.6", ls=(0, (1, 2)), lw=1, label="achieved = offered"))
         if len(queries) > 1:
-            handles += [Line2D([], [], color="0.3", ls=QUERY_LINE_STYLES.get(op, "-."), lw=1.3, label=f"{op} p99")
-                        for op in queries]
+            handles += [Line2D([], [], color="0.3", ls=QUERY_LINE_STYLES.get(op, "-."), lw=1.3,
+                               label=f"{op} p99 (right)") for op in queries]
         if sweep["breached"].any():
             handles.append(Line2D([], [], ls="", marker="X", markersize=8, color="0.3", markeredgecolor="black",
                                   label="step broke the SLA rule"))
-        _bottom_legend(figure, handles, columns=min(len(handles), 4))
+        _bottom_legend(figure, handles, columns=min(len(handles), 5))
         return figure
 
 
 def _sweep_line(axes, line: pd.DataFrame, column: str, colour, marker: str, style: str, width: float,
-                scale: float = 1.0) -> None:
+                scale: float = 1.0, x_column: str = "insertsPerSec") -> None:
     """One scenario's steps in step order: a line, its marker on steps that met the rule, crosses on the others."""
-    x, y = line["insertsPerSec"], line[column] * scale
+    x, y = line[x_column], line[column] * scale
     axes.plot(x, y, color=colour, ls=style, lw=width)
     kept = ~line["breached"]
     axes.plot(x[kept], y[kept], ls="", marker=marker, color=colour, markersize=5)

@@ -1,5 +1,5 @@
-"""Assembles the report: DataFrames from the runs, the figures (five, and a sixth for sweeps),
-and report.md."""
+"""Assembles the report: DataFrames from the runs, the figures (five in every report; a sweep, block I/O
+and the servers add theirs) and report.md."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import blockio, data, plotting, servers, study, tables, targeting
-from .rundir import Run
+from .identity import Split
+from .rundir import FailedRun, Run
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,8 @@ SWEEP_FIGURES = {
 }
 # Drawn only when a run traced block I/O (trace.io).
 IO_FIGURES = {"io_pattern": blockio.PATTERN_FILE, "io_distribution": blockio.DISTRIBUTION_FILE}
+# Drawn only when a run has servers.csv (the server sampler); numbered after every other figure.
+SERVER_FIGURES = {"servers": servers.FIGURE}
 REPORT_FILE = "report.md"
 
 
@@ -114,8 +117,10 @@ def draw_figures(frames: Frames, palette: plotting.Palette) -> dict:
     return figures
 
 
-def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None) -> Path:
-    """Writes the figures and report.md into ``out_dir``; returns the path of report.md."""
+def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptions | None = None,
+                 failed: list[FailedRun] = (), splits: list[Split] = ()) -> Path:
+    """Writes the figures and report.md into ``out_dir``; returns the path of report.md. ``failed``:
+    runs that failed to start (listed); ``splits``: labels whose runs were shown apart (noted)."""
     frames = compute_frames(runs)
     _warn_about_sweeps(frames)
     for _, row in frames.crosscheck[~frames.crosscheck["agrees"]].iterrows():
@@ -127,14 +132,16 @@ def build_report(runs: list[Run], out_dir: Path, study_options: study.StudyOptio
         path = plotting.save_figure(figure, out_dir / figure_file(name))
         log.info("wrote %s", path)
     report = out_dir / REPORT_FILE
-    servers_section = servers.section(runs, out_dir, palette)  # issue 16: the servers beside the client
-    markdown = render_markdown(frames, sections=study.section(runs, study_options))
+    figure = _Figures()  # one numbering for every figure, the servers' (after the runs) included
+    markdown = render_markdown(frames, sections=study.section(runs, study_options),
+                               failed=failed, splits=splits, figure=figure)
+    servers_section = servers.section(runs, out_dir, palette, figure)  # issue 16: the servers beside the client
     report.write_text(markdown + "".join(line + "\n" for line in servers_section), encoding="utf-8")
     return report
 
 
 def figure_file(name: str) -> str:
-    return FIGURES.get(name) or SWEEP_FIGURES.get(name) or IO_FIGURES[name]
+    return FIGURES.get(name) or SWEEP_FIGURES.get(name) or SERVER_FIGURES.get(name) or IO_FIGURES[name]
 
 
 def _warn_about_sweeps(frames: Frames) -> None:
@@ -167,10 +174,12 @@ class _Figures:
         return f"![Figure {self.count}]({figure_file(name)})\n\n*Figure {self.count}. {caption}*\n"
 
 
-def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None) -> str:
-    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs."""
+def render_markdown(frames: Frames, generated: datetime | None = None, sections: list[str] | None = None,
+                    failed: list[FailedRun] = (), splits: list[Split] = (), figure: "_Figures | None" = None) -> str:
+    """report.md; ``sections`` (markdown lines) go after the analysis, before the list of runs;
+    ``failed`` runs are listed under the runs, ``splits`` noted under the introduction."""
     generated = generated or datetime.now(timezone.utc)
-    runs, figure = frames.runs, _Figures()
+    runs, figure = frames.runs, figure or _Figures()
     resolution = "1 s interval" if frames.window == 1 else f"{frames.window} s window (the runs are long)"
     scenario_names = list(dict.fromkeys(runs["scenario"]))
     repeated = (frames.scenarios["runs"] > 1).any()
@@ -178,9 +187,11 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         "# geoshard benchmark report",
         "",
         f"Generated {generated:%Y-%m-%d %H:%M} UTC by `bin/ycsb report` from {len(runs)} run folder(s) in "
-        f"{len(scenario_names)} scenario(s): {', '.join(f'**{name}**' for name in scenario_names)}. "
-        "Throughput counts every operation except `CLEANUP`; latencies are in milliseconds.",
+        f"{len(scenario_names)} scenario(s): {', '.join(f'**{name}**' for name in scenario_names)}."
+        + (f" {len(failed)} more run folder(s) failed to start and are listed under Runs. " if failed else " ")
+        + "Throughput counts every operation except `CLEANUP`; latencies are in milliseconds.",
         "",
+        *(line for split in splits for line in (f"**Shown apart:** {split.sentence()}.", "")),
         "## Scenarios",
         "",
         _table(tables.scenario_overview(runs)),
@@ -194,7 +205,9 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         "plateau, its overall throughput. The plateau is the steady part of the run chosen by the harness "
         "(warm-up and cool-down cut by rule); its 95% CI comes from batch means for one run and from a "
         "t interval over the runs' plateau means for repeated runs."
-        + (" Rows with several runs average them (min and max are over all runs)." if repeated else ""),
+        + (" Rows with several runs average them (min and max are over all runs)." if repeated else "")
+        + (" A sweep has no maximum (`n/a (sweep)`): its steps are under Queries under inserts and in the sweep "
+           "figure, not in the bars or the throughput-versus-threads figure." if len(frames.sweep) else ""),
         "",
         figure("max_throughput",
                "Maximum sustained throughput per scenario. Error bars are 95% confidence intervals: over repeated "
@@ -242,6 +255,9 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         parts += blockio.report_parts(frames.io_summary, figure, _table)
     parts += sections or []
     parts += ["## Runs", "", _table(tables.runs_summary(runs)), ""]
+    if failed:
+        parts += ["Runs that failed to start (`status` and `failure` from their `run.json`; nothing measured):", "",
+                  _table(tables.failed_summary(failed)), ""]
     parts += ["## Cross-check", ""]
     check = frames.crosscheck
     if not len(check):
@@ -255,6 +271,7 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
                   _table(tables.crosscheck_summary(check[~check["agrees"]]))]
     parts += ["", "## Inputs", ""]
     parts += [f"- **{row['scenario']}**: `{row['path']}`" for _, row in runs.iterrows()]
+    parts += [f"- **{run.scenario}** (failed to start): `{run.path}`" for run in failed]
     return "\n".join(parts) + "\n"
 
 
@@ -280,8 +297,9 @@ def _sweep_section(frames: Frames, figure: _Figures) -> list[str]:
         parts += [f"**{scenario}** — sweep of `{data.join_unique(group['sweepGroup'])}` ({threads} threads; "
                   f"{how})", "", _table(tables.sweep_summary(sweep, frames.sweep_queries)), ""]
     parts.append(figure("queries_vs_inserts",
-                        "Query throughput (left) and the p99 latency of each query operation (right) of every sweep "
-                        "step against the insert rate the writers achieved (`HISTORY_INSERT`/s), in step order; "
-                        "crosses are steps that broke the SLA rule, light lines single runs of repeated "
-                        "scenarios."))
+                        "A sweep, one point per step in step order. Left: the rate each write operation achieved "
+                        "against the rate the writers were offered (dotted: achieved = offered). Middle and right: "
+                        "the query throughput and the p99 latency of each query operation against the insert rate "
+                        "the writers achieved (`HISTORY_INSERT`/s). Crosses are steps that broke the SLA rule, light "
+                        "lines single runs of repeated scenarios."))
     return parts

@@ -18,6 +18,7 @@ import pandas as pd
 
 from .errors import RunFolderError
 from .hlog import IntervalLog, merge_payloads, new_histogram, percentile_values, read_hlog
+from .identity import Identity, read_identity, separate
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,37 @@ class Run:
     summary: dict  # summary.json
     timeseries: pd.DataFrame  # TIMESERIES_COLUMNS
     hlogs: dict[str, IntervalLog] = field(default_factory=dict)  # operation -> log
+    identity: Identity | None = None  # what the run is (run.json's identity, or the older fallback)
+
+
+@dataclass(frozen=True)
+class FailedRun:
+    """A run folder whose run failed before it measured anything: listed in the report, not analysed."""
+
+    path: Path
+    run_id: str
+    scenario: str
+    status: str
+    failure: str
+
+
+class RunFailed(RunFolderError):
+    """A run folder whose run.json says it failed before it could measure (no summary.json)."""
+
+    def __init__(self, folder: Path, meta: dict):
+        self.status = str(meta.get("status"))
+        self.failure = str(meta.get("failure") or "")
+        failure = f": {self.failure}" if self.failure else ""
+        super().__init__(folder / SUMMARY_JSON, f"missing: run.json says the run {self.status}{failure}")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a report is made of: the runs it analyses and the runs that failed to start."""
+
+    runs: list
+    failed: list
+    splits: list  # identity.Split: labels whose runs were shown apart
 
 
 def is_run_folder(path: Path) -> bool:
@@ -241,8 +273,7 @@ def load_run(folder: Path, run_id: str, label: str | None = None) -> Run:
     meta = read_json_object(folder / RUN_JSON)
     crashed = not (folder / SUMMARY_JSON).exists() and meta.get("status") == "running"
     if not (folder / SUMMARY_JSON).exists() and not crashed and meta.get("status"):
-        failure = f": {meta['failure']}" if meta.get("failure") else ""
-        raise RunFolderError(folder / SUMMARY_JSON, f"missing: run.json says the run {meta['status']}{failure}")
+        raise RunFailed(folder, meta)
     timeseries = read_timeseries(folder / TIMESERIES_CSV)
     if crashed:
         # Killed (kill -9, a power cut): run.json still says "running" and no summary was written.
@@ -258,11 +289,12 @@ def load_run(folder: Path, run_id: str, label: str | None = None) -> Run:
         check_sweep_properties(meta, folder / RUN_JSON)
     if not crashed:
         hlogs = read_hlogs(folder, timeseries, summary)
+    identity = read_identity(meta, folder / RUN_JSON)
     scenario = label or meta.get("label") or folder.name
     log.debug("read %s as scenario %r (%d intervals, %d logs)", folder, scenario,
               timeseries["second"].nunique(), len(hlogs))
     return Run(path=folder, run_id=run_id, scenario=str(scenario), meta=meta, summary=summary,
-               timeseries=timeseries, hlogs=hlogs)
+               timeseries=timeseries, hlogs=hlogs, identity=identity)
 
 
 def crashed_summary(timeseries: pd.DataFrame, hlogs: dict[str, IntervalLog]) -> dict:
@@ -319,7 +351,18 @@ def unique_run_ids(folders: list[Path]) -> list[str]:
 
 
 def load_runs(folders: list[Path], labels: dict[Path, str] | None = None) -> list[Run]:
-    """Reads the run folders in order; ``labels`` maps resolved folder paths to scenario names."""
+    """The runs of ``read_inputs``; a run that failed to start is an error here."""
+    inputs = read_inputs(folders, labels, keep_failed=False)
+    return inputs.runs
+
+
+def read_inputs(folders: list[Path], labels: dict[Path, str] | None = None, keep_failed: bool = True) -> Inputs:
+    """Reads the run folders in order; ``labels`` maps resolved folder paths to scenario names.
+
+    Runs under one label with different identities are renamed apart (identity.separate). With
+    ``keep_failed``, a run whose run.json says it failed to start is listed, not read, as long as
+    another run is left to report on.
+    """
     labels = labels or {}
     distinct = []
     for folder in folders:
@@ -327,5 +370,21 @@ def load_runs(folders: list[Path], labels: dict[Path, str] | None = None) -> lis
             log.warning("%s: given twice; read once", folder)
             continue
         distinct.append(folder)
-    return [load_run(folder, run_id, labels.get(folder.resolve()))
-            for folder, run_id in zip(distinct, unique_run_ids(distinct))]
+    runs, failed, first_failure = [], [], None
+    for folder, run_id in zip(distinct, unique_run_ids(distinct)):
+        try:
+            runs.append(load_run(folder, run_id, labels.get(folder.resolve())))
+        except RunFailed as error:
+            if not keep_failed:
+                raise
+            first_failure = first_failure or error
+            meta = read_json_object(Path(folder) / RUN_JSON)
+            scenario = labels.get(folder.resolve()) or meta.get("label") or Path(folder).name
+            log.warning("%s: the run %s%s; listed as failed, not analysed", folder, error.status,
+                        f" ({error.failure})" if error.failure else "")
+            failed.append(FailedRun(path=Path(folder), run_id=run_id, scenario=str(scenario), status=error.status,
+                                    failure=error.failure))
+    if not runs and first_failure is not None:
+        raise first_failure
+    runs, splits = separate(runs)
+    return Inputs(runs=runs, failed=failed, splits=splits)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
-from . import plotting, tables
+from . import data, plotting, tables
 from .errors import RunFolderError
 
 log = logging.getLogger(__name__)
@@ -70,9 +70,12 @@ def servers_frame(runs) -> pd.DataFrame:
     for run in runs:
         frame = read_servers(Path(run.path) / SERVERS_CSV)
         if len(frame):
-            frames.append(frame.assign(runId=run.run_id, scenario=run.scenario))
+            interval = (run.meta.get("observe") or {}).get("intervalSeconds")
+            interval = float(interval) if isinstance(interval, (int, float)) and not isinstance(interval, bool) \
+                else np.nan
+            frames.append(frame.assign(runId=run.run_id, scenario=run.scenario, intervalS=interval))
     if not frames:
-        return pd.DataFrame(columns=["runId", "scenario", *HEADER])
+        return pd.DataFrame(columns=["runId", "scenario", *HEADER, "intervalS"])
     return pd.concat(frames, ignore_index=True)
 
 
@@ -80,19 +83,58 @@ def is_counter(metric: str) -> bool:
     return metric.split(".", 1)[0].endswith("_total")
 
 
+# A counter's rate spans at least this share of the sampling interval: a reading closer than that to
+# the one before (the last reading, taken as the phase stops) is merged with it. Servers publish some
+# counters in steps (PostgreSQL's statistics up to a second late), so a rate over a fraction of a
+# second is noise: 1,115 commits over 0.37 s, or a flush of the last second's commits over 0.1 s.
+MIN_RATE_SPAN = 0.5
+
+
 def rates(frame: pd.DataFrame) -> pd.DataFrame:
-    """Counters as per-second rates between consecutive readings (at the later reading's time);
-    gauges unchanged. A counter that went down (a server restarted) gives no rate for that step."""
+    """Counters as per-second rates between readings (at the later reading's time): the increase over
+    the real time between the two readings used. Readings less than MIN_RATE_SPAN sampling intervals
+    after the previous one are merged with it (see ``rate_readings``), so no rate divides by a
+    fraction of an interval. Gauges unchanged. A counter that went down (a server restarted) gives no
+    rate for that step. The sampling interval is the frame's ``intervalS`` (run.json's
+    ``observe.intervalSeconds``) when known, else the median time between a node's readings."""
     if not len(frame):
         return frame.copy()
     frame = frame.sort_values(["runId", "node", "metric", "time_s"], kind="stable")
     counter = frame["metric"].map(is_counter)
-    keys = [frame["runId"], frame["node"], frame["metric"]]
-    dt = frame.groupby(keys, sort=False)["time_s"].diff()
-    dv = frame.groupby(keys, sort=False)["value"].diff()
-    rate = (dv / dt).where((dt > 0) & (dv >= 0))
-    out = frame.assign(value=np.where(counter, rate, frame["value"]))
-    return out[~(counter & out["value"].isna())].reset_index(drop=True)
+    used = pd.Series(True, index=frame.index)
+    for (_, _), node in frame.groupby(["runId", "node"], sort=False):
+        times = np.unique(node["time_s"].to_numpy(dtype=float))
+        interval = node["intervalS"].iloc[0] if "intervalS" in node else np.nan
+        kept = rate_readings(times, interval)
+        used[node.index] = node["time_s"].isin(kept)
+    counters = frame[counter & used]
+    keys = [counters["runId"], counters["node"], counters["metric"]]
+    dt = counters.groupby(keys, sort=False)["time_s"].diff()
+    dv = counters.groupby(keys, sort=False)["value"].diff()
+    rate = (dv / dt).where((dt > 0) & (dv >= 0)).dropna()
+    gauges = frame[~counter]
+    out = pd.concat([gauges, counters.loc[rate.index].assign(value=rate)]).sort_index(kind="stable")
+    return out.drop(columns=["intervalS"], errors="ignore").reset_index(drop=True)
+
+
+def rate_readings(times: np.ndarray, interval: float = np.nan) -> list[float]:
+    """The reading times a node's counter rates are taken between: every reading, except that one less
+    than MIN_RATE_SPAN × ``interval`` after the previous kept reading replaces it (the rate then spans
+    from the reading before, over the real time between them); a second reading too close to the first
+    is left out. ``interval`` NaN: the median time between readings."""
+    times = np.sort(np.asarray(times, dtype=float))
+    if len(times) < 2:
+        return list(times)
+    if not np.isfinite(interval) or interval <= 0:
+        interval = float(np.median(np.diff(times)))
+    shortest = MIN_RATE_SPAN * interval
+    kept = [times[0]]
+    for time in times[1:]:
+        if time - kept[-1] >= shortest:
+            kept.append(time)
+        elif len(kept) >= 2:
+            kept[-1] = time
+    return kept
 
 
 def panel_name(node: str) -> str:
@@ -198,21 +240,15 @@ def panel_means(series: pd.DataFrame) -> pd.DataFrame:
 
 
 def client_throughput(runs) -> pd.DataFrame:
-    """The client's successful operations per second (all but CLEANUP), on the same seconds: drawn
-    beside each node's throughput. ``time_s`` is the end of the interval, as a server reading at 3.2 s
-    falls in the client's second 4."""
-    rows = []
-    for run in runs:
-        ts = run.timeseries
-        if not len(ts):
-            continue
-        measured = ts[ts["operation"] != "CLEANUP"]
-        per_second = measured.groupby("second")["opsPerSec"].sum().reset_index()
-        rows.append(per_second.assign(runId=run.run_id, scenario=run.scenario, time_s=per_second["second"].astype(float),
-                                      value=per_second["opsPerSec"]))
-    if not rows:
+    """The client's successful operations per second (all but CLEANUP), as the throughput figure has them
+    (``data.throughput_per_second``: the last, partial interval left out, so the line does not drop at
+    the stop), on the same seconds: drawn beside each node's throughput. ``time_s`` is the end of the
+    interval, as a server reading at 3.2 s falls in the client's second 4."""
+    per_second = data.throughput_per_second(data.timeseries_frame(list(runs))) if runs else pd.DataFrame()
+    if not len(per_second):
         return pd.DataFrame(columns=["runId", "scenario", "time_s", "value"])
-    return pd.concat(rows, ignore_index=True)[["runId", "scenario", "time_s", "value"]]
+    return per_second.assign(time_s=per_second["second"].astype(float),
+                             value=per_second["opsPerSec"])[["runId", "scenario", "time_s", "value"]]
 
 
 # Drawing ------------------------------------------------------------------------------------------
@@ -251,18 +287,22 @@ def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting
                     twin.set_ylim(bottom=0)
                     twin.yaxis.set_major_formatter(FuncFormatter(plotting.format_rate))
                     twin.tick_params(axis="y", colors="0.45", labelsize=7)
+                    twin.set_ylabel(CLIENT_SERIES, color="0.45", fontsize=7)
                     twin.grid(False)
                     ax.set_zorder(twin.get_zorder() + 1)
                     ax.patch.set_visible(False)
                 if not len(lines):
+                    # No scale to show: an empty 0-1 axis under "CPU busy (%)" would read as 0-1%.
                     ax.text(0.5, 0.5, "not sampled", ha="center", va="center", transform=ax.transAxes, color="0.4")
+                    ax.set_yticks([])
+                    ax.grid(axis="y", visible=False)
                 else:
                     for (run_id, scenario), line in lines.groupby(["runId", "scenario"], sort=False):
                         line = line.sort_values("time_s")
                         ax.plot(line["time_s"] / divisor, line["value"], color=palette.colour(scenario), lw=1.4,
                                 marker=".", ms=3)
                     if lines["series"].iloc[0].endswith("%"):
-                        ax.set_ylim(0, 105)
+                        ax.set_ylim(0, 115)  # room above 100% for the line's name
                     else:
                         ax.set_ylim(bottom=0)
                     ax.text(0.02, 0.97, lines["series"].iloc[0], transform=ax.transAxes, va="top", fontsize=7,
@@ -285,9 +325,9 @@ def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting
 # The report's section ----------------------------------------------------------------------------
 
 
-def section(runs, out_dir: Path, palette: plotting.Palette) -> list[str]:
+def section(runs, out_dir: Path, palette: plotting.Palette, figure=None) -> list[str]:
     """Draws the per-node figure into ``out_dir`` and returns report.md's "Servers" section (empty
-    when no run sampled its servers)."""
+    when no run sampled its servers). ``figure(name, caption)``: the report's figure numbering."""
     frame = servers_frame(runs)
     table = node_table(frame, runs)
     if not len(table):
@@ -297,14 +337,15 @@ def section(runs, out_dir: Path, palette: plotting.Palette) -> list[str]:
     if len(series):
         plotting.save_figure(servers_figure(series, client_throughput(runs), palette), Path(out_dir) / FIGURE)
         log.info("wrote %s", Path(out_dir) / FIGURE)
-        lines += [f"![Servers]({FIGURE})", "",
-                  "*Each node's throughput, CPU and cache over time (one row per host: a database server and "
-                  "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
-                  "step line is the client's throughput (right axis). Each panel names the line it shows: a "
-                  "database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else the "
-                  "host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache (WiredTiger "
-                  "bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates between "
-                  "readings of `servers.csv`. The table gives every line's mean and maximum.*", ""]
+        caption = ("Each node's throughput, CPU and cache over time (one row per host: a database server and "
+                   "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
+                   "step line is the client's throughput (right axis, `client ops/s`). Each panel names the line it "
+                   "shows: a database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else "
+                   "the host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache "
+                   "(WiredTiger bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates "
+                   "over the real time between readings of `servers.csv` at least half a sampling interval apart. "
+                   "The table gives every line's mean and maximum.")
+        lines += [figure("servers", caption) if figure else f"![Servers]({FIGURE})\n\n*{caption}*\n", ""]
         means = panel_means(series)
         lines += [tables.markdown_table(means.assign(mean=means["mean"].map(_number), max=means["max"].map(_number)),
                             ["mean", "max"]), ""]

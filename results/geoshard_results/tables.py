@@ -65,7 +65,7 @@ def scenario_summary(scenarios: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     table = pd.DataFrame({
         "Scenario": scenarios["scenario"],
         "Runs": scenarios["runs"].map(fmt_count),
-        "Max sustained (ops/s)": [fmt_rate(v) + ("" if s == "ramp" or v != v else "*")
+        "Max sustained (ops/s)": [NA + " (sweep)" if s == "sweep" else fmt_rate(v) + ("" if s == "ramp" or v != v else "*")
                                   for v, s in zip(scenarios["sustained"], scenarios["sustainedSource"])],
         "Plateau mean (ops/s)": scenarios["plateauMean"].map(fmt_rate),
         "Plateau min": scenarios["plateauMin"].map(fmt_rate),
@@ -171,6 +171,17 @@ def runs_summary(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     })
     return table, ["Threads", "Runtime (s)", "Operations", "Errors", "Throughput (ops/s)", "Max sustained (ops/s)",
                    "Plateau mean (ops/s)"]
+
+
+def failed_summary(failed) -> tuple[pd.DataFrame, list[str]]:
+    """Runs that failed to start (rundir.FailedRun): folder, scenario, status and the harness's reason."""
+    table = pd.DataFrame({
+        "Run folder": [run.run_id for run in failed],
+        "Scenario": [run.scenario for run in failed],
+        "Status": [run.status for run in failed],
+        "Failure": [run.failure or NA for run in failed],
+    })
+    return table, []
 
 
 def crosscheck_summary(check: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

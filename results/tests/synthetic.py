@@ -7,6 +7,7 @@ the report shows them. ``realistic_study`` builds a larger, plausible 0S/2S/3S +
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ class RunSpec:
     stop_reason: str = "time"
     properties: dict = field(default_factory=dict)  # added to run.json's properties
     workload: str = "synthetic.Workload"
+    with_identity: bool = True  # False: run.json as an older harness wrote it, without "identity"
 
 
 def _stats(histogram: HdrHistogram, errors: int, with_mean: bool = False) -> dict:
@@ -124,9 +126,30 @@ def write_run(folder: Path, spec: RunSpec) -> Path:
            "startTime": _iso(base), "endTime": _iso(base + elapsed_ms), "runtimeMs": elapsed_ms}
     if spec.label is not None:
         run["label"] = spec.label
+    if spec.with_identity:
+        # The scenario is what was asked for; "threadcount" above is what the run reached (a ramp's top).
+        run["identity"] = identity(spec.command, spec.binding, spec.workload, spec.properties)
     (folder / "run.json").write_text(json.dumps(run, indent=2))
     (folder / "summary.json").write_text(json.dumps(summary, indent=2))
     return folder
+
+
+# Properties that may differ between the clients of one scenario or between repetitions: not part of
+# a run's identity (the contract in results/README.md).
+_NOT_SCENARIO_PREFIXES = ("results.", "status.", "observe.", "trace.")
+_NOT_SCENARIO_NAMES = ("seed", "insertstart", "insertcount", "clientthreads")
+_NOT_SCENARIO_SUFFIXES = (".url", ".host", ".hosts", ".password", ".user")
+
+
+def identity(command: str, binding: str, workload: str, properties: dict) -> dict:
+    """run.json's ``identity`` as the harness writes it: the scenario properties sorted by name, and
+    the hex SHA-256 of the canonical JSON of command, binding, workload and scenario."""
+    scenario = {name: str(value) for name, value in sorted(properties.items())
+                if not name.startswith(_NOT_SCENARIO_PREFIXES) and name not in _NOT_SCENARIO_NAMES
+                and not name.endswith(_NOT_SCENARIO_SUFFIXES)}
+    body = {"command": command, "binding": binding, "workload": workload, "scenario": scenario}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {**body, "key": hashlib.sha256(canonical.encode("utf-8")).hexdigest()}
 
 
 def _iso(epoch_ms: int) -> str:

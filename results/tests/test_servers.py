@@ -2,6 +2,7 @@
 (throughput, CPU, cache), and the report's "Servers" section, from hand-made numbers."""
 
 import json
+import re
 from pathlib import Path
 
 import matplotlib.image
@@ -121,6 +122,10 @@ def test_the_report_draws_the_servers_beside_the_client(observed_run, tmp_path):
     assert picture.shape[0] > 500 and picture.std() > 0.01
     text = (out / "report.md").read_text()
     assert "## Servers" in text and f"]({servers.FIGURE})" in text
+    # One numbering for every figure: the five of every report, then the servers' (README's "Figures").
+    numbered = re.findall(r"!\[Figure (\d+)\]\(([^)]+)\)", text)
+    assert [int(n) for n, _ in numbered] == [1, 2, 3, 4, 5, 6]
+    assert numbered[-1][1] == servers.FIGURE and f"*Figure 6. Each node's throughput" in text
     assert "| pg | cfg | config | 0 | 5 | 5 |" in text
     assert "40 ms of CPU over 5 rounds" in text
 
@@ -130,3 +135,22 @@ def test_a_report_without_servers_has_no_servers_section(simple_run, tmp_path):
     assert main([str(simple_run), "-o", str(out), "-q"]) == 0
     assert "## Servers" not in (out / "report.md").read_text()
     assert not (out / servers.FIGURE).exists()
+
+
+def test_the_last_reading_is_not_divided_by_a_fraction_of_a_second():
+    # PostgreSQL's commits as a real run sampled them every second; the last reading came 0.37 s after
+    # the one before, when the phase stopped. Its rate spans from the reading before: 16,271 commits
+    # over 1.386 s, not 1,115 over 0.37 s (or a stop's flush over a tenth of a second).
+    rows = ["10.074,db,postgresql,pg_xact_commit_total,59646", "11.075,db,postgresql,pg_xact_commit_total,67851",
+            "12.091,db,postgresql,pg_xact_commit_total,83007", "12.461,db,postgresql,pg_xact_commit_total,84122"]
+    r = servers.rates(frame(rows).assign(intervalS=1.0))
+    assert list(r["time_s"]) == [11.075, 12.461]
+    assert r["value"].tolist() == pytest.approx([(67851 - 59646) / 1.001, (84122 - 67851) / 1.386])
+
+
+def test_rates_are_taken_between_readings_at_least_half_an_interval_apart():
+    assert servers.rate_readings([0, 1, 2, 2.3]) == [0, 1, 2.3]
+    assert servers.rate_readings([0, 0.2, 1, 2]) == [0, 1, 2], "a second reading too close to the first is left out"
+    assert servers.rate_readings([0, 1, 1.6, 2.6], interval=2.0) == [0, 1.6, 2.6]
+    assert servers.rate_readings([0, 5, 10, 12.4], interval=5.0) == [0, 5, 12.4]
+    assert servers.rate_readings([3.0]) == [3.0]

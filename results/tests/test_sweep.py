@@ -3,12 +3,14 @@ sweep_seconds, the figure, and the errors for a damaged sweep."""
 
 import json
 import math
+import re
 from pathlib import Path
 
 import matplotlib.image
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from geoshard_results import data, tables
+from geoshard_results import data, plotting, tables
 from geoshard_results.cli import main
 from geoshard_results.report import FIGURES, REPORT_FILE, SWEEP_FIGURES, compute_frames, render_markdown
 from geoshard_results.rundir import load_runs
@@ -148,7 +150,7 @@ def test_the_sweep_figure_is_a_non_empty_picture(sweep_report):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = matplotlib.image.imread(path)
     height, width = pixels.shape[:2]
-    assert width >= 1400 and height >= 700  # two panels
+    assert width >= 2000 and height >= 700  # three panels
     assert (pixels[..., :3].min(axis=2) < 0.9).mean() > 0.02
     # Both scenario colours are drawn (Okabe-Ito blue and vermilion).
     for colour in ((0x00, 0x72, 0xB2), (0xD5, 0x5E, 0x00)):
@@ -163,6 +165,7 @@ def test_the_report_has_a_sweep_table_per_scenario_and_the_figure(sweep_report):
     assert "**PostGIS** — sweep of `writers` (8 threads; 2 runs" in text
     assert f"]({SWEEP_PNG})" in text
     assert text.index("## Queries under inserts") < text.index(f"]({SWEEP_PNG})") < text.index("## Runs")
+    assert re.findall(r"!\[Figure (\d+)\]\(([^)]+)\)", text)[-1] == ("6", SWEEP_PNG)
     # Five steps per scenario; History starts at 9,000,000 (9M users x 1 event).
     assert text.count("| 9,000,000 |") == 2
     assert all((sweep_report / name).stat().st_size > 0 for name in FIGURES.values())
@@ -240,3 +243,30 @@ def test_history_start_needs_both_properties():
     assert data.history_at_start({"properties": {"ll.users": 20000, "ll.history.peruser": 1}}) == 20000.0
     assert math.isnan(data.history_at_start({"properties": {"ll.history.peruser": "1"}}))
     assert math.isnan(data.history_at_start({}))
+
+
+def test_a_sweep_is_no_maximum_nor_a_point_at_its_thread_count(ramp_run, sweep_run):
+    frames = frames_of(ramp_run, sweep_run)
+    assert list(frames.bars["scenario"]) == ["0S"], "no hatched bar adding reads, inserts and upserts"
+    assert set(frames.load_points["scenario"]) == {"0S"}, "no point at the sweep's client threads"
+    table, _ = tables.scenario_summary(frames.scenarios)
+    assert list(table["Max sustained (ops/s)"]) == ["225", "n/a (sweep)"]
+    assert "A sweep has no maximum" in render_markdown(frames)
+
+
+def test_the_sweep_figure_draws_achieved_against_offered_rates_per_write_operation(sweep_run):
+    frames = frames_of(sweep_run)
+    figure = plotting.queries_vs_inserts_figure(frames.sweep, frames.sweep_steps, frames.sweep_queries,
+                                                plotting.Palette(frames.runs["scenario"]))
+    FigureCanvasAgg(figure).draw()
+    offered = figure.axes[0]
+    assert offered.get_xlabel() == "Offered rate (events/s)"
+    # Steps offered 0 and 50 events/s; achieved (conftest.sweep_seconds): inserts 0 and 45/s, upserts 0 and
+    # 40/s, stale 0 and 5/s. Each operation is a line (and its markers) in step order.
+    lines = {tuple(line.get_ydata()) for line in offered.get_lines() if list(line.get_xdata()) == [0.0, 50.0]}
+    assert {(0.0, 45.0), (0.0, 40.0), (0.0, 5.0)} <= lines
+    diagonal = [line for line in offered.get_lines() if list(line.get_xdata()) == list(line.get_ydata())
+                and len(line.get_xdata()) == 2 and line.get_xdata()[0] == 0]
+    assert diagonal and diagonal[0].get_xdata()[1] == 50.0
+    labels = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert {"HISTORY_INSERT/s (left)", "LKL_UPSERT/s (left)", "LKL_STALE/s (left)", "achieved = offered"} <= set(labels)
