@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class SummaryTest {
   private static LatencyStats stats(long count, long errors) {
-    return new LatencyStats(count, errors, 1000, 10, 900, 2000, 3000, 4000, 5000, 9000);
+    return new LatencyStats(count, errors, 1000, 10, 900, 2000, 3000, 4000, 5000, 9000, null);
   }
 
   @Test
@@ -21,7 +21,7 @@ class SummaryTest {
     operations.put("HISTORY_INSERT", stats(40_000, 0));
     operations.put("LKL_READ", stats(5_010, 3));
     RunResult result = new RunResult(Path.of("run"), StopReason.TIME, 20_000, 45_010, 3, 2250.35, 12, 0,
-        stats(45_010, 3), operations, null, null, false, null);
+        stats(45_010, 3), operations, null, null, null, null);
 
     assertThat(Summary.toText(result, operations))
         .contains("[HISTORY_INSERT], Throughput(ops/sec), 2000\n")
