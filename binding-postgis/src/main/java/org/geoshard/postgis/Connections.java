@@ -8,10 +8,15 @@ import java.sql.SQLException;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.geoshard.harness.api.WaitingNotice;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /** Opens connections and turns PostgreSQL's failures into one clear sentence each. */
 public final class Connections {
+  private static final Logger LOG = LoggerFactory.getLogger(Connections.class);
+
   private Connections() {
   }
 
@@ -34,7 +39,9 @@ public final class Connections {
     info.setProperty("gssResponseTimeout", "0");
     info.setProperty("socketTimeout", "0");
     info.setProperty("ApplicationName", "geoshard");
-    try {
+    // pgjdbc's connect cannot be polled: a timer says what it waits for while it does (a long connectTimeout).
+    try (WaitingNotice notice = WaitingNotice.start(settings.maskedUrl(), settings.connectTimeout(),
+        PostgisSettings.CONNECT_TIMEOUT, LOG::info)) {
       return DriverManager.getConnection(settings.url(), info);
     } catch (SQLException e) {
       throw new DBException(explain(settings, e), e);

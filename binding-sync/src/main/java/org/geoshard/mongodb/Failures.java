@@ -9,6 +9,7 @@ import com.mongodb.connection.ServerDescription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.config.Secrets;
 
 /**
@@ -93,6 +94,39 @@ public final class Failures {
       return write.getError().getMessage() + " (code " + write.getError().getCode() + ")";
     }
     return rootMessage(e);
+  }
+
+  /**
+   * The server's answer as a sentence's end: "the server answered IndexNotFound (code 27): index not found
+   * with name [x]" for a server error, else what went wrong ("Timed out after 30000 ms ...").
+   */
+  static String answer(Throwable e) {
+    com.mongodb.MongoServerException server = find(e, com.mongodb.MongoServerException.class);
+    if (server instanceof MongoCommandException command) {
+      String name = command.getErrorCodeName();
+      return "the server answered " + (name == null || name.isBlank() ? "" : name + " ") + "(code "
+          + command.getErrorCode() + "): " + command.getErrorMessage();
+    }
+    if (server != null) {
+      return "the server answered " + brief(server);
+    }
+    return rootMessage(e);
+  }
+
+  /**
+   * The preparation's steps, a driver's or server's failure in one said as one sentence naming the step,
+   * the collection it works on (when the step's name does not) and the server's answer, never the
+   * driver's whole text (the full reply, a stack).
+   */
+  static Preparable.Steps sayingTheServersAnswer(Preparable.Steps steps, String namespace) {
+    String on = namespace == null ? "" : " on " + namespace;
+    return (name, work) -> steps.step(name, () -> {
+      try {
+        return work.run();
+      } catch (com.mongodb.MongoException e) {
+        throw new site.ycsb.DBException("step '" + name + "'" + on + " failed: " + answer(e), e);
+      }
+    });
   }
 
   static String rootMessage(Throwable e) {

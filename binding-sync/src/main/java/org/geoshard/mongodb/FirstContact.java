@@ -13,14 +13,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The first contact of a phase with its server: waits until the driver has reached at least one
  * server, at most {@code mongodb.connect.wait.s} (default 30 s; the requests of a run keep the
- * scenario's server selection timeout, 500 s in the study), saying every 10 s what it waits for, where
- * and for how long. A server that never answers (a wrong port, a dead host, a server that accepts
+ * scenario's server selection timeout, 500 s in the study), saying after a second what it waits for,
+ * where and for how long at most, then every 10 s how long so far. A server that never answers (a wrong port, a dead host, a server that accepts
  * connections and says nothing) ends the wait at the time named, in one sentence, not after the
  * driver's own, longer, timeouts; an interrupt (Ctrl-C) ends it at once.
  */
 final class FirstContact {
   private static final Logger LOG = LoggerFactory.getLogger(FirstContact.class);
   static final long REPORT_EVERY_MS = 10_000;
+  /** A server that has not answered in a second is said to be waited for at once, not after 10 s of silence. */
+  static final long FIRST_REPORT_MS = 1_000;
   private static final long POLL_MS = 50;
 
   private FirstContact() {
@@ -50,6 +52,7 @@ final class FirstContact {
       List<String> hosts, String where, Consumer<String> progress) throws MongoStartException {
     long start = System.nanoTime();
     long nextReport = REPORT_EVERY_MS;
+    boolean announced = false;
     while (true) {
       ClusterDescription description = cluster.get();
       if (reached(description)) {
@@ -60,6 +63,11 @@ final class FirstContact {
         throw new MongoStartException("No MongoDB server answered at " + where + " within " + seconds(waitMs)
             + " s (" + property + ")" + Failures.tried(description) + "; check " + MongoSettings.URL
             + " and that the server runs.");
+      }
+      if (!announced && waitedMs >= FIRST_REPORT_MS) {
+        progress.accept("Waiting for an answer from " + String.join(", ", hosts) + " (up to " + seconds(waitMs)
+            + " s, " + property + ").");
+        announced = true;
       }
       if (waitedMs >= nextReport) {
         progress.accept("No answer from " + String.join(", ", hosts) + " yet: " + seconds(waitedMs) + " s of "

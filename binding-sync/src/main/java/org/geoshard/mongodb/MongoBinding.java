@@ -167,7 +167,8 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
    * the restaurants', YCSB's key-value collection. A drop removes only those.
    */
   @Override
-  public void prepare(Stage stage, Set<DataRole> data, Steps steps) throws DBException {
+  public void prepare(Stage stage, Set<DataRole> data, Steps given) throws DBException {
+    Steps steps = Failures.sayingTheServersAnswer(given, null);  // these steps' names say their collection
     SharedClients.Lease lease = control();
     ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
     Properties p = getProperties();
@@ -193,7 +194,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     if (data.contains(GeoContract.RESTAURANTS)) {
       // A load (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
       boolean load = Boolean.FALSE.equals(settings.doTransactions());
-      cluster.prepare(stage, steps, load ? LoadRange.of(p) : null);
+      cluster.prepare(stage, Failures.sayingTheServersAnswer(given, settings.namespace()), load ? LoadRange.of(p) : null);
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }

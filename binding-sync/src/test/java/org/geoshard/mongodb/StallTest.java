@@ -72,6 +72,19 @@ class StallTest {
         new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute().hasFailures()).isFalse();
   }
 
+  /**
+   * A run that only a stop ends: 10 minutes, with the scenario files' long deadline (no request ends by
+   * itself) and the given {@code giveup.s} (0: never).
+   */
+  private Properties untilStopped(String folder, int giveUpSeconds) {
+    Properties run = properties(folder);
+    run.setProperty("mongodb.timeout.ms", "500000");
+    run.setProperty("giveup.s", Integer.toString(giveUpSeconds));
+    run.setProperty("operationcount", "0");
+    run.setProperty("maxexecutiontime", "600");
+    return run;
+  }
+
   /** Runs the phase, the proxy stalling 1.5 s after its start. */
   private RunResult runStallingAfterASecondAndAHalf(Properties run) throws Exception {
     timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
@@ -105,6 +118,48 @@ class StallTest {
     assertThat(summary.at("/errors").asLong()).isEqualTo(errors);
     List<String> lines = Files.readAllLines(result.folder().resolve("timeseries.csv"));
     assertThat(String.join("\n", lines)).contains("READ");
+  }
+
+  @Test
+  void withTheStudysLongDeadlineAStalledServerIsGivenUpAfterGiveupSeconds() throws Exception {
+    load();
+
+    Properties run = untilStopped("giveup", 3);
+    long start = System.nanoTime();
+    RunResult result = runStallingAfterASecondAndAHalf(run);
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    assertThat(result.stopReason()).isEqualTo(StopReason.GIVEUP);
+    // 1.5 s of reads, 3 s of waiting, then the phase ends without waiting for the requests: the 30 s a
+    // phase ending at its time grants them is far above the bound, which leaves a busy machine room.
+    assertThat(ms).as("ms to the end of the phase").isBetween(4_500L, 20_000L);
+    assertThat(result.perOperation().get("READ").errors()).as("the 4 unanswered reads").isEqualTo(4);
+    assertThat(result.hasFailures()).as("the command exits 1").isTrue();
+    JsonNode record = JSON.readTree(result.folder().resolve("run.json").toFile());
+    assertThat(record.get("stopReason").asText()).isEqualTo("giveup");
+  }
+
+  @Test
+  void anInterruptWhileEveryRequestWaitsOnAStalledServerEndsThePhaseAtOnce() throws Exception {
+    load();
+
+    Properties run = untilStopped("interrupted", 0);
+    Runner runner = new Runner(RunSettings.fromProperties(Phase.RUN, run, "stall"), run,
+        new Binding("mongodb-geo", MongoGeoBinding.class), dir);
+    timer.schedule(proxy::stall, 1500, TimeUnit.MILLISECONDS);
+    long[] stoppedAt = new long[1];
+    timer.schedule(() -> {
+      stoppedAt[0] = System.nanoTime();
+      runner.stop(StopReason.INTERRUPTED);
+    }, 3500, TimeUnit.MILLISECONDS);
+    RunResult result = runner.execute();
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt[0]);
+
+    assertThat(result.stopReason()).isEqualTo(StopReason.INTERRUPTED);
+    assertThat(ms).as("ms from the interrupt to a complete run folder").isLessThan(10_000L);
+    assertThat(result.perOperation().get("READ").errors()).as("the 4 unanswered reads").isEqualTo(4);
+    JsonNode summary = JSON.readTree(result.folder().resolve("summary.json").toFile());
+    assertThat(summary.get("stopReason").asText()).isEqualTo("interrupted");
   }
 
   @Test

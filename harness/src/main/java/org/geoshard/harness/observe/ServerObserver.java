@@ -31,6 +31,8 @@ public final class ServerObserver implements StageListener {
   private static final Logger LOG = LoggerFactory.getLogger(ServerObserver.class);
   /** A node that answers slower than this is counted as failing for that round. */
   static final Duration MAX_PROBE_TIMEOUT = Duration.ofSeconds(5);
+  /** How long the close of a phase that was cut off waits for a reading in progress. */
+  static final Duration CUT_OFF_WAIT = Duration.ofMillis(500);
 
   /** Gives the binding's probes; called on the sampler thread, again after a failure. */
   @FunctionalInterface
@@ -58,6 +60,10 @@ public final class ServerObserver implements StageListener {
   private long roundNanosMax;
   private volatile long threadCpuNanos = -1;
   private boolean closed;
+  /** The phase was cut off: no final reading, and a reading in progress is not waited for. */
+  private volatile boolean cutOff;
+  /** Set under this object's lock when servers.csv is closed: a late answer writes nothing. */
+  private boolean csvClosed;
 
   public ServerObserver(ObserveSettings settings, Path folder, ProbeSource bindingProbes, RunRecord record) {
     this(settings, folder, bindingProbes, record, System::currentTimeMillis);
@@ -176,7 +182,7 @@ public final class ServerObserver implements StageListener {
         LockSupport.parkNanos(next - now);
       }
     } while (running);
-    if (!Thread.currentThread().isInterrupted()) {
+    if (!Thread.currentThread().isInterrupted() && !cutOff) {
       sampleOnce();
     }
     if (cpu) {
@@ -199,7 +205,9 @@ public final class ServerObserver implements StageListener {
         long answered = System.nanoTime() - asked;
         node.answerNanosTotal += answered;
         node.answerNanosMax = Math.max(node.answerNanosMax, answered);
-        csv.write(seconds(epochMs.getAsLong()), node.probe.node(), node.probe.role(), metrics);
+        if (!write(node, metrics)) {
+          return;  // answered after the phase was cut off and the file closed
+        }
         if (node.failing) {
           LOG.info("Sampling {} ({}) again.", node.probe.node(), node.probe.role());
           node.failing = false;
@@ -210,7 +218,7 @@ public final class ServerObserver implements StageListener {
         return;
       } catch (Exception e) {
         node.failures++;
-        if (!node.failing) {
+        if (!node.failing && !cutOff) {  // after a cut-off the server's silence is no news
           node.failing = true;
           LOG.warn("Cannot sample {} ({}): {}; trying again every {} s, the run goes on.", node.probe.node(),
               node.probe.role(), describe(e), settings.interval().toMillis() / 1000.0);
@@ -218,7 +226,11 @@ public final class ServerObserver implements StageListener {
       }
     }
     try {
-      csv.flush();
+      synchronized (this) {
+        if (!csvClosed) {
+          csv.flush();
+        }
+      }
     } catch (IOException e) {
       LOG.error("Cannot write {}: {}; the servers are no longer sampled.", ServersCsv.FILE_NAME, e.toString());
       running = false;
@@ -227,6 +239,20 @@ public final class ServerObserver implements StageListener {
     rounds++;
     roundNanosTotal += took;
     roundNanosMax = Math.max(roundNanosMax, took);
+  }
+
+  private synchronized boolean write(NodeState node, Map<String, Double> metrics) throws IOException {
+    if (csvClosed) {
+      return false;
+    }
+    csv.write(seconds(epochMs.getAsLong()), node.probe.node(), node.probe.role(), metrics);
+    return true;
+  }
+
+  @Override
+  public void cutOff() {
+    cutOff = true;
+    running = false;
   }
 
   /** Opens the probes not yet open; {@code log}: say so when the binding's nodes cannot be found. */
@@ -282,10 +308,12 @@ public final class ServerObserver implements StageListener {
     }
     if (t != null) {
       LockSupport.unpark(t);
-      try {
-        t.join(MAX_PROBE_TIMEOUT.toMillis() * 2 + settings.interval().toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      // A reading in progress when the phase was cut off may wait on a stalled server: not waited for.
+      Duration wait = cutOff ? CUT_OFF_WAIT : MAX_PROBE_TIMEOUT.multipliedBy(2).plus(settings.interval());
+      join(t, wait);
+      if (t.isAlive()) {
+        LOG.warn("The server sampler is still waiting for an answer {} ms after the phase {}; servers.csv ends at"
+            + " its last reading.", wait.toMillis(), cutOff ? "was cut off" : "ended");
       }
     }
     synchronized (this) {
@@ -297,6 +325,7 @@ public final class ServerObserver implements StageListener {
         }
       }
       if (csv != null) {
+        csvClosed = true;
         try {
           csv.close();
         } catch (IOException e) {
@@ -304,6 +333,14 @@ public final class ServerObserver implements StageListener {
         }
       }
       record.put("observe", summary());
+    }
+  }
+
+  private static void join(Thread thread, Duration wait) {
+    try {
+      thread.join(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -22,6 +22,13 @@ public interface StageListener {
   default void ended(Stage stage) {
   }
 
+  /**
+   * The phase was cut off (Ctrl-C, SIGTERM, a give-up) and {@link #close} follows: whatever waits on a
+   * server is abandoned rather than waited for, since that server may never answer.
+   */
+  default void cutOff() {
+  }
+
   /** The phase is over: stop, flush and record. Idempotent; never throws. */
   default void close() {
   }

@@ -49,6 +49,11 @@ public final class StageListeners {
     }
   }
 
+  /** The phase was cut off: nothing waits on a server any more (before {@link #close()}). */
+  public synchronized void cutOff() {
+    tell("the cut-off", StageListener::cutOff);
+  }
+
   /** The phase is over; safe to call again. */
   public synchronized void close() {
     tell("the close", StageListener::close);

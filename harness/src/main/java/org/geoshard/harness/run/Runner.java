@@ -69,8 +69,13 @@ import site.ycsb.Workload;
  */
 public final class Runner {
   private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
-  /** How long a stop waits for operations in flight and the binding's cleanup (a final flush). */
+  /** How long a phase that ends at its count or time waits for operations in flight and the bindings' flush. */
   static final Duration STOP_GRACE = Duration.ofSeconds(30);
+  /**
+   * The same wait after Ctrl-C, SIGTERM or a give-up: the user or the watch has decided that the phase
+   * ends now, and a stalled server would otherwise hold the exit for the whole grace.
+   */
+  static final Duration ABANDON_GRACE = Duration.ofMillis(500);
 
   private final RunSettings settings;
   private final Properties properties;
@@ -288,7 +293,10 @@ public final class Runner {
     }
     stopRequested = true;  // the main threads are done: the thread groups stop too
     workload.requestStop();
-    boolean allEnded = joinWorkers(stopGrace);
+    if (cutOff(stopReason.get())) {
+      stageListeners.cutOff();
+    }
+    boolean allEnded = joinWorkers(graceFor(stopReason.get()));
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     stageListeners.ended(phaseStage);
     sampler.stop();
@@ -627,9 +635,20 @@ public final class Runner {
     }
   }
 
+  /** The stop's grace: short when the phase is cut off (Ctrl-C, SIGTERM, give-up), else {@link #stopGrace}. */
+  private Duration graceFor(StopReason reason) {
+    return cutOff(reason) && ABANDON_GRACE.compareTo(stopGrace) < 0 ? ABANDON_GRACE : stopGrace;
+  }
+
+  /** Whether the phase ends now rather than at its count or time: Ctrl-C, SIGTERM or the give-up watch. */
+  private static boolean cutOff(StopReason reason) {
+    return reason == StopReason.INTERRUPTED || reason == StopReason.GIVEUP;
+  }
+
   private boolean joinWorkers(Duration grace) {
     long deadline = System.nanoTime() + grace.toNanos();
-    boolean allEnded = true;
+    int inOperation = 0;
+    int inBinding = 0;
     for (int i = 0; i < threads.size(); i++) {
       Thread thread = threads.get(i);
       try {
@@ -638,13 +657,23 @@ public final class Runner {
         Thread.currentThread().interrupt();
       }
       if (thread.isAlive()) {
-        allEnded = false;
-        boolean counted = workers.get(i).abandonInFlight();
-        LOG.warn("Thread {} is still inside {} {} s after the stop{}.", workers.get(i).id(),
-            counted ? "an operation" : "its binding", grace.toSeconds(), counted ? "; that operation is counted as an error" : "");
+        if (workers.get(i).abandonInFlight()) {
+          inOperation++;
+        } else {
+          inBinding++;
+        }
       }
     }
-    return allEnded;
+    // One line for all of them: a stalled server holds every thread (forty lines would say one thing).
+    if (inOperation > 0) {
+      LOG.warn("{} of {} threads were still inside an operation {} ms after the stop; those operations are counted"
+          + " as errors.", inOperation, threads.size(), grace.toMillis());
+    }
+    if (inBinding > 0) {
+      LOG.warn("{} of {} threads were still inside their binding (cleanup: data it buffered may be lost) {} ms after"
+          + " the stop.", inBinding, threads.size(), grace.toMillis());
+    }
+    return inOperation + inBinding == 0;
   }
 
   private void checkContracts() throws ConfigException {

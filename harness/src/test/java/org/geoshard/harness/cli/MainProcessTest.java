@@ -168,6 +168,36 @@ class MainProcessTest {
         + " 'build index' failed: index build failed: out of disk");
   }
 
+  /**
+   * Waits until the condition holds or the process ends. A JVM starting on a saturated machine can take
+   * tens of seconds, hence the wide deadline; callers check what they waited for, never assume it.
+   */
+  private static void awaitUntil(Process process, java.util.function.BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (System.nanoTime() < deadline && process.isAlive() && !condition.getAsBoolean()) {
+      Thread.sleep(100);
+    }
+  }
+
+  /** Waits until a full second is in the phase's time series (then a SIGTERM has something to keep). */
+  private static void awaitAnInterval(Process process, Path folder) throws Exception {
+    awaitUntil(process, () -> hasAnInterval(folder.resolve("timeseries.csv")));
+    assertThat(hasAnInterval(folder.resolve("timeseries.csv"))).as("a second measured before the SIGTERM").isTrue();
+  }
+
+  /** Sends SIGTERM and checks that the process exits 143 within seconds (about one on an idle machine). */
+  private Outcome sigtermActsAtOnce(Process process) throws Exception {
+    long sent = System.nanoTime();
+    process.destroy();
+    assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
+    long ms = (System.nanoTime() - sent) / 1_000_000;
+    Outcome outcome = outcome(process);
+    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(128 + 15);
+    // JVM shutdown included; the bound leaves a loaded machine room.
+    assertThat(ms).as("ms from SIGTERM to exit").isLessThan(10_000L);
+    return outcome;
+  }
+
   @Test
   void sigtermWhileWaitingOnTheServerBeforeTheStartActsAtOnce() throws Exception {
     Path folder = dir.resolve("waiting");
@@ -175,20 +205,10 @@ class MainProcessTest {
         "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "recordcount=50", "-p", "status.interval=0",
         "-p", "test.log=hang", "-p", "test.hang=true", "-p", "results.dir=" + folder);
     // The folder exists once the phase has started; the preparation then waits on a server that never answers.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-    while (System.nanoTime() < deadline && process.isAlive() && !Files.exists(folder.resolve("run.json"))) {
-      Thread.sleep(100);
-    }
+    awaitUntil(process, () -> Files.exists(folder.resolve("run.json")));
     Thread.sleep(500);
     assertThat(process.isAlive()).as("waiting on the server").isTrue();
-    long sent = System.nanoTime();
-    process.destroy();
-    assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
-    long ms = (System.nanoTime() - sent) / 1_000_000;
-    Outcome outcome = outcome(process);
-    assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(128 + 15);
-    // About a second on an idle machine (JVM shutdown included); the bound leaves a loaded one room.
-    assertThat(ms).as("ms from SIGTERM to exit").isLessThan(10_000L);
+    Outcome outcome = sigtermActsAtOnce(process);
     String[] lines = outcome.stderr().strip().split("\n");
     assertThat(lines[lines.length - 1]).contains("Interrupted before the start");
     JsonNode record = new ObjectMapper().readTree(folder.resolve("run.json").toFile());
@@ -197,17 +217,29 @@ class MainProcessTest {
   }
 
   @Test
+  void sigtermWhileEveryOperationWaitsOnAStalledServerActsAtOnce() throws Exception {
+    Path folder = dir.resolve("stalled");
+    Process process = start("run", "org.geoshard.harness.run.TestBindings$StalledDB", "-P", workloadc().toString(),
+        "-p", "operationcount=0", "-p", "maxexecutiontime=600", "-p", "giveup.s=0", "-p", "test.stall=forever",
+        "-p", "results.dir=" + folder);
+    // Every thread does 10 reads, then waits on a server that never answers: the time series has a second
+    // with reads and then nothing but waits.
+    awaitAnInterval(process, folder);
+    // Well below the 30 s a phase ending at its time gives the operations in flight.
+    Outcome outcome = sigtermActsAtOnce(process);
+    String[] lines = outcome.stderr().strip().split("\n");
+    assertThat(lines[lines.length - 1]).contains("Interrupted");
+    JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+    assertThat(summary.get("stopReason").asText()).isEqualTo("interrupted");
+    assertThat(summary.at("/perOperation/READ/errors").asLong()).as("one unanswered read per thread").isEqualTo(1);
+  }
+
+  @Test
   void sigtermStopsCleanlyAndKeepsTheMeasurements() throws Exception {
     Path folder = dir.resolve("interrupted");
     Process process = start("run", "noop", "-P", workloadc().toString(), "-p", "operationcount=0",
         "-p", "maxexecutiontime=600", "-p", "results.dir=" + folder);
-    // Wait until at least one interval is in the time series, then send SIGTERM. A JVM starting on a
-    // saturated machine can take tens of seconds, hence the wide deadline; it is checked, not assumed.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-    while (System.nanoTime() < deadline && process.isAlive() && !hasAnInterval(folder.resolve("timeseries.csv"))) {
-      Thread.sleep(100);
-    }
-    assertThat(hasAnInterval(folder.resolve("timeseries.csv"))).as("a second measured before the SIGTERM").isTrue();
+    awaitAnInterval(process, folder);
     process.destroy();
     assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
     Outcome outcome = outcome(process);
@@ -231,7 +263,11 @@ class MainProcessTest {
     assertThat(version.stdout()).startsWith("geoshard ");
   }
 
-  private static boolean hasAnInterval(Path timeseries) throws java.io.IOException {
-    return Files.exists(timeseries) && Files.readAllLines(timeseries).size() > 1;
+  private static boolean hasAnInterval(Path timeseries) {
+    try {
+      return Files.exists(timeseries) && Files.readAllLines(timeseries).size() > 1;
+    } catch (IOException e) {
+      return false;  // being written: asked again
+    }
   }
 }

@@ -45,7 +45,7 @@ class ServerObserverTest {
   }
 
   /** A node whose counter grows by 10 per reading and that is unreachable for the readings listed. */
-  static final class ScriptedProbe implements ServerProbe {
+  static class ScriptedProbe implements ServerProbe {
     final String node;
     final List<Integer> downAt;
     int readings;
@@ -184,5 +184,46 @@ class ServerObserverTest {
         .filter(l -> l.contains("commit")).map(l -> Double.parseDouble(l.split(",")[0])).toList();
     assertThat(times).isSorted().allMatch(t -> t >= 0 && t < 60);
     assertThat(record.asMap().get("observe").toString()).contains("part=load", "part=after-load", "endS=");
+  }
+
+  /** A reading that waits on a stalled server is abandoned when the phase is cut off; its late answer writes nothing. */
+  @Test
+  void aPhaseCutOffDoesNotWaitForAReadingInProgress() throws Exception {
+    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(2);
+    java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+    ScriptedProbe stalled = new ScriptedProbe("stalled") {
+      @Override
+      public Map<String, Double> sample() throws IOException {
+        asked.countDown();
+        if (asked.getCount() == 0) {  // the second reading: the server has stopped answering
+          try {
+            answer.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return super.sample();
+      }
+    };
+    ServerObserver observer = new ServerObserver(ObserveSettings.builder().interval(Duration.ofMillis(100)).build(), dir,
+        () -> List.of(stalled), record());
+    observer.started(Stage.RUN);
+    observer.clockStarted(System.currentTimeMillis());
+    assertThat(asked.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    long start = System.nanoTime();
+    observer.cutOff();
+    observer.ended(Stage.RUN);
+    observer.close();
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    answer.countDown();  // the server answers at last, after the file was closed
+    Thread.sleep(200);
+
+    // Without the cut-off the close waits for the reading up to twice the probe's timeout (10 s and more).
+    assertThat(ms).as("ms the close waited").isLessThan(5_000L);
+    assertThat(Files.readAllLines(dir.resolve("servers.csv")).stream().filter(l -> l.contains("commit")))
+        .as("the first reading only").hasSize(1);
+    assertThat(logged.list.stream().map(ILoggingEvent::getFormattedMessage))
+        .anyMatch(m -> m.startsWith("The server sampler is still waiting for an answer"))
+        .noneMatch(m -> m.startsWith("Cannot sample"));
   }
 }

@@ -83,6 +83,44 @@ final class TestBindings {
     }
   }
 
+  /** Latches that {@link StalledDB} waits on, per value of its {@code test.stall} property. */
+  static final Map<String, java.util.concurrent.CountDownLatch> STALLS = new ConcurrentHashMap<>();
+
+  /**
+   * Every read after a thread's first 10 waits until the test opens its {@code test.stall} latch (a
+   * server that accepts requests and never answers; the latch only lets the test end its threads).
+   */
+  public static final class StalledDB extends NoopDB {
+    private int reads;
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      if (++reads > 10) {
+        try {
+          STALLS.computeIfAbsent(getProperties().getProperty("test.stall"),
+              k -> new java.util.concurrent.CountDownLatch(1)).await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return Status.OK;
+    }
+  }
+
+  /** Every read takes {@code test.read.ms} (a slow server that still answers). */
+  public static final class SlowDB extends NoopDB {
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      try {
+        Thread.sleep(Long.parseLong(getProperties().getProperty("test.read.ms")));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Status.ERROR;
+      }
+      return Status.OK;
+    }
+  }
+
   /** Cannot connect. */
   public static final class UnreachableDB extends NoopDB {
     @Override
