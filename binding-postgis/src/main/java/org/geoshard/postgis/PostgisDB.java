@@ -557,6 +557,15 @@ public final class PostgisDB extends DB
 
   @Override
   public Map<String, Object> topology() throws DBException {
+    return topology(Set.of(GeoContract.RESTAURANTS));
+  }
+
+  /** The server, with the table of the data the workload declares: the restaurants, {@code table}, or History. */
+  @Override
+  public Map<String, Object> topology(Set<DataRole> data) throws DBException {
+    String table = data.contains(GeoContract.RESTAURANTS) || data.isEmpty() ? settings.table()
+        : data.contains(DataRole.KEY_VALUE) ? checked(getProperties().getProperty("table", "usertable"))
+        : PostgisLastLocation.HISTORY;
     try {
       Map<String, Object> topology = new LinkedHashMap<>();
       topology.put("kind", "postgresql");
@@ -564,13 +573,13 @@ public final class PostgisDB extends DB
       topology.put("postgis", string("SELECT postgis_lib_version()"));
       topology.put("url", settings.maskedUrl());
       topology.put("partition", cells.partitioned() ? "cells:" + cells.partitions() : "none");
-      String table = settings.table();
       if (relationExists(table)) {
         topology.put("table", table);
         topology.put("rows", count(table));
         topology.put("tableBytes", scalar(treeSize("pg_total_relation_size", table)));
-        topology.put("locationIndex",
-            relationExists(Schema.locationIndex(table)));
+        if (table.equals(settings.table())) {
+          topology.put("locationIndex", relationExists(Schema.locationIndex(table)));
+        }
       }
       return topology;
     } catch (SQLException e) {

@@ -102,6 +102,9 @@ class PostgisDropTest {
     assertThat(counted.get("rows").asLong()).isEqualTo(count(PostgisLastLocation.HISTORY) + count(PostgisLastLocation.LKL));
     assertThat(record.get("preparation").toString()).doesNotContain("create GiST index").doesNotContain("t_drop_geo");
     assertThat(first.get("preparation").toString()).doesNotContain("t_drop_geo");
+    // run.json describes the table the workload loaded, not postgis.table's restaurants.
+    assertThat(record.at("/topology/table").asText()).isEqualTo(PostgisLastLocation.HISTORY);
+    assertThat(record.at("/topology/rows").asLong()).isEqualTo(count(PostgisLastLocation.HISTORY));
 
     // YCSB's own workload drops and creates its key-value table only.
     Properties core = LocalPostgis.properties("t_drop_geo");
@@ -110,6 +113,9 @@ class PostgisDropTest {
     JsonNode kv = load(core, "core");
     assertThat(names(step(kv, "drop tables").get("tables"))).containsExactly("t_drop_geo_kv");
     assertThat(count("t_drop_geo_kv")).isEqualTo(50);
+    assertThat(kv.at("/topology/table").asText()).isEqualTo("t_drop_geo_kv");
+    assertThat(kv.at("/topology/rows").asLong()).isEqualTo(50);
+    assertThat(kv.at("/topology").has("locationIndex")).as("no GiST index to speak of").isFalse();
     assertThat(count("t_drop_geo")).isEqualTo(restaurants);
     assertThat(count(PostgisLastLocation.HISTORY)).isPositive();
   }

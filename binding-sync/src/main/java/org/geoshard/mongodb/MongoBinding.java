@@ -210,11 +210,23 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   }
 
   @Override
-  public Map<String, Object> topology() throws DBException {
+  public final Map<String, Object> topology() throws DBException {
+    return topology(Set.of(GeoContract.RESTAURANTS));
+  }
+
+  /**
+   * The deployment with the collection of the data the workload declares: the restaurants, YCSB's
+   * key-value collection ({@code table}), or the location stream's History.
+   */
+  @Override
+  public Map<String, Object> topology(Set<DataRole> data) throws DBException {
+    String collection = data.contains(GeoContract.RESTAURANTS) || data.isEmpty() ? settings.collection()
+        : data.contains(DataRole.KEY_VALUE) ? getProperties().getProperty("table", "usertable")
+        : llSettings.history();
     SharedClients.Lease lease = control();
     try {
-      Map<String, Object> out = new java.util.LinkedHashMap<>(
-          TopologyReader.describe(lease.client(), lease.facts(), settings, SharedClients.counters(settings)));
+      Map<String, Object> out = new java.util.LinkedHashMap<>(TopologyReader.describe(lease.client(), lease.facts(),
+          settings, collection, SharedClients.counters(settings)));
       // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
       out.put("connectionPool", settings.poolDescription());
       return out;

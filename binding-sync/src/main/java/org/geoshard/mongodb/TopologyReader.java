@@ -14,7 +14,7 @@ import org.geoshard.harness.config.Secrets;
 
 /**
  * What the binding ran against, for {@code run.json}: server version, standalone, replica set or
- * sharded; on a cluster each shard with its hosts, its documents and chunks of the geo collection,
+ * sharded; on a cluster each shard with its hosts, its documents and chunks of the workload's collection,
  * and the balancer's state. Each part that cannot be read (privileges, old servers) is recorded as
  * {@code unavailable} with the reason instead of failing the whole.
  */
@@ -24,7 +24,10 @@ final class TopologyReader {
   private TopologyReader() {
   }
 
-  static Map<String, Object> describe(MongoClient client, ServerFacts facts, MongoSettings settings, CommandCounters counters) {
+  /** @param collection the workload's collection in {@code settings}' database (the restaurants, usertable, History) */
+  static Map<String, Object> describe(MongoClient client, ServerFacts facts, MongoSettings settings, String collection,
+      CommandCounters counters) {
+    String namespace = settings.database() + "." + collection;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("serverVersion", facts.version().toString());
     out.put("deployment", facts.kind().label());
@@ -33,13 +36,13 @@ final class TopologyReader {
       out.put("hosts", facts.hosts());
     }
     out.put("url", settings.maskedUrl());
-    out.put("namespace", settings.namespace());
-    Map<String, Long> documents = attempt(out, "documents", () -> documentsPerShard(client, settings));
+    out.put("namespace", namespace);
+    Map<String, Long> documents = attempt(out, "documents", () -> documentsPerShard(client, settings.database(), collection));
     if (documents != null) {
       out.put("documents", documents.values().stream().mapToLong(Long::longValue).sum());
     }
     if (facts.sharded()) {
-      Document sharding = attempt(out, "shardKey", () -> CollectionChecks.shardingOf(client, settings.namespace()));
+      Document sharding = attempt(out, "shardKey", () -> CollectionChecks.shardingOf(client, namespace));
       out.put("shardKey", sharding == null ? "unsharded" : sharding.get("key", Document.class));
       Map<String, Long> chunks = sharding == null ? Map.of() : attempt(out, "chunks", () -> chunksPerShard(client, sharding));
       List<Document> shards = attempt(out, "shards", () -> client.getDatabase("admin")
@@ -69,7 +72,7 @@ final class TopologyReader {
         out.put("balancer", state);
       }
     }
-    List<String> indexes = attempt(out, "indexes", () -> indexNames(client, settings));
+    List<String> indexes = attempt(out, "indexes", () -> indexNames(client, settings.database(), collection));
     if (indexes != null) {
       out.put("indexes", indexes);
     }
@@ -84,11 +87,15 @@ final class TopologyReader {
    * left by migrations are counted where they lie), or under "server" when not sharded.
    */
   static Map<String, Long> documentsPerShard(MongoClient client, MongoSettings settings) {
-    MongoDatabase db = client.getDatabase(settings.database());
-    if (!db.listCollectionNames().into(new ArrayList<>()).contains(settings.collection())) {
+    return documentsPerShard(client, settings.database(), settings.collection());
+  }
+
+  static Map<String, Long> documentsPerShard(MongoClient client, String database, String name) {
+    MongoDatabase db = client.getDatabase(database);
+    if (!db.listCollectionNames().into(new ArrayList<>()).contains(name)) {
       return Map.of();
     }
-    MongoCollection<Document> collection = db.getCollection(settings.collection());
+    MongoCollection<Document> collection = db.getCollection(name);
     Map<String, Long> out = new TreeMap<>();
     try {
       for (Document stats : collection.aggregate(List.of(new Document("$collStats", new Document("count", new Document()))))) {
@@ -124,9 +131,9 @@ final class TopologyReader {
     return out;
   }
 
-  private static List<String> indexNames(MongoClient client, MongoSettings settings) {
+  private static List<String> indexNames(MongoClient client, String database, String collection) {
     List<String> names = new ArrayList<>();
-    for (Document index : client.getDatabase(settings.database()).getCollection(settings.collection()).listIndexes()) {
+    for (Document index : client.getDatabase(database).getCollection(collection).listIndexes()) {
       names.add(index.getString("name"));
     }
     return names;

@@ -176,4 +176,21 @@ class PreparationTest {
     assertThat(topology.get("indexes")).isEqualTo(List.of("_id_"));
     assertThat(topology.get("driverCommands").toString()).contains("buildInfo @ 127.0.0.1:");
   }
+
+  @Test
+  void theTopologyDescribesTheCollectionOfTheDataTheWorkloadDeclares() throws Exception {
+    prepare(Stage.BEFORE_LOAD, Set.of(DataRole.KEY_VALUE));
+    client.getDatabase("ycsb").getCollection("usertable").insertMany(List.of(new Document("_id", "user1"),
+        new Document("_id", "user2")));
+    MongoGeoBinding db = new MongoGeoBinding();
+    db.setProperties(mongo.properties());
+    db.init();
+    try {
+      assertThat(db.topology(Set.of(DataRole.KEY_VALUE))).containsEntry("namespace", "ycsb.usertable")
+          .containsEntry("documents", 2L);
+      assertThat(db.topology()).as("preflight's: the restaurants").containsEntry("namespace", "ycsb.restaurants");
+    } finally {
+      db.cleanup();
+    }
+  }
 }

@@ -105,8 +105,8 @@ public final class MongoAsyncBinding extends MongoBinding {
    * {@code driverCommands} adds every endpoint's commands to the control plane's.
    */
   @Override
-  public Map<String, Object> topology() throws DBException {
-    Map<String, Object> out = new LinkedHashMap<>(super.topology());
+  public Map<String, Object> topology(java.util.Set<org.geoshard.harness.api.DataRole> data) throws DBException {
+    Map<String, Object> out = new LinkedHashMap<>(super.topology(data));
     Map<String, Object> routing = router.describe();
     out.put("routing", routing);
     Map<String, Object> commands = new java.util.TreeMap<>();

@@ -116,7 +116,7 @@ public final class PrepareCommand implements Callable<Integer> {
       record.put("status", "failed").put("stopReason", "failed");
       code = ExitCodes.FAILED;
     }
-    session.recordTopology("after prepare");
+    session.recordTopology("after prepare", data);
     record.time("endTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     out.println(RunFolder.json().writeValueAsString(record.asMap().getOrDefault("preparation", List.of())));

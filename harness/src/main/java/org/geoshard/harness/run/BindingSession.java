@@ -98,12 +98,12 @@ public final class BindingSession {
   }
 
   /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */
-  public void recordTopology(String when) {
+  public void recordTopology(String when, Set<DataRole> data) {
     if (!DescribesTopology.class.isAssignableFrom(binding.type())) {
       return;
     }
     try {
-      withInstance(db -> record.put("topology", topologyEntry(when, ((DescribesTopology) db).topology())));
+      withInstance(db -> record.put("topology", topologyEntry(when, ((DescribesTopology) db).topology(data))));
     } catch (DBException | RuntimeException e) {
       LOG.warn("Could not read the topology {}: {}", when, e.getMessage());
     }

@@ -322,7 +322,7 @@ public final class Runner {
       record.put("topology", Map.of("recorded", "not after " + settings.phase().commandName() + " (stopped: "
           + ended.label() + ")"));
     } else {
-      session.recordTopology("after " + settings.phase().commandName());
+      session.recordTopology("after " + settings.phase().commandName(), data);
     }
 
     StopReason reason = stopReason.get() != null ? stopReason.get() : StopReason.COMPLETED;
