@@ -31,7 +31,10 @@ public final class ServerObserver implements StageListener {
   private static final Logger LOG = LoggerFactory.getLogger(ServerObserver.class);
   /** A node that answers slower than this is counted as failing for that round. */
   static final Duration MAX_PROBE_TIMEOUT = Duration.ofSeconds(5);
-  /** How long the close of a phase that was cut off waits for a reading in progress. */
+  /**
+   * How long a reading in progress is waited for after the phase was cut off, counted from the cut-off:
+   * the runner's own wait for its threads runs meanwhile, so the two do not add up.
+   */
   static final Duration CUT_OFF_WAIT = Duration.ofMillis(500);
 
   /** Gives the binding's probes; called on the sampler thread, again after a failure. */
@@ -62,6 +65,8 @@ public final class ServerObserver implements StageListener {
   private boolean closed;
   /** The phase was cut off: no final reading, and a reading in progress is not waited for. */
   private volatile boolean cutOff;
+  /** When it was cut off (nanoTime): the close waits what is left of {@link #CUT_OFF_WAIT} from then. */
+  private volatile long cutOffNanos;
   /** Set under this object's lock when servers.csv is closed: a late answer writes nothing. */
   private boolean csvClosed;
 
@@ -251,6 +256,7 @@ public final class ServerObserver implements StageListener {
 
   @Override
   public void cutOff() {
+    cutOffNanos = System.nanoTime();
     cutOff = true;
     running = false;
   }
@@ -309,11 +315,12 @@ public final class ServerObserver implements StageListener {
     if (t != null) {
       LockSupport.unpark(t);
       // A reading in progress when the phase was cut off may wait on a stalled server: not waited for.
-      Duration wait = cutOff ? CUT_OFF_WAIT : MAX_PROBE_TIMEOUT.multipliedBy(2).plus(settings.interval());
+      Duration wait = cutOff ? CUT_OFF_WAIT.minusNanos(System.nanoTime() - cutOffNanos)
+          : MAX_PROBE_TIMEOUT.multipliedBy(2).plus(settings.interval());
       join(t, wait);
       if (t.isAlive()) {
         LOG.warn("The server sampler is still waiting for an answer {} ms after the phase {}; servers.csv ends at"
-            + " its last reading.", wait.toMillis(), cutOff ? "was cut off" : "ended");
+            + " its last reading.", cutOff ? CUT_OFF_WAIT.toMillis() : wait.toMillis(), cutOff ? "was cut off" : "ended");
       }
     }
     synchronized (this) {
@@ -338,7 +345,7 @@ public final class ServerObserver implements StageListener {
 
   private static void join(Thread thread, Duration wait) {
     try {
-      thread.join(wait.toMillis());
+      thread.join(Math.max(1, wait.toMillis()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
