@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
  * The first contact of a phase with its server: waits until the driver has reached at least one
  * server, at most {@code mongodb.connect.wait.s} (default 30 s; the requests of a run keep the
  * scenario's server selection timeout, 500 s in the study), saying after a second what it waits for,
- * where and for how long at most, then every 10 s how long so far. A server that never answers (a wrong port, a dead host, a server that accepts
- * connections and says nothing) ends the wait at the time named, in one sentence, not after the
- * driver's own, longer, timeouts; an interrupt (Ctrl-C) ends it at once.
+ * where and for how long at most, then every 10 s how long so far. A server that never answers (a
+ * wrong port, a dead host, a server that accepts connections and says nothing) ends the wait at the
+ * time named, in one sentence, not after the driver's own, longer, timeouts; an interrupt (Ctrl-C)
+ * ends it at once.
  */
 final class FirstContact {
   private static final Logger LOG = LoggerFactory.getLogger(FirstContact.class);

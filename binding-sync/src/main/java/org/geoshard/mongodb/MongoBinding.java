@@ -194,7 +194,8 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     if (data.contains(GeoContract.RESTAURANTS)) {
       // A load (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
       boolean load = Boolean.FALSE.equals(settings.doTransactions());
-      cluster.prepare(stage, Failures.sayingTheServersAnswer(given, settings.namespace()), load ? LoadRange.of(p) : null);
+      Steps onRestaurants = Failures.sayingTheServersAnswer(given, settings.namespace());
+      cluster.prepare(stage, onRestaurants, load ? LoadRange.of(p) : null);
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }

@@ -37,7 +37,8 @@ final class TopologyReader {
     }
     out.put("url", settings.maskedUrl());
     out.put("namespace", namespace);
-    Map<String, Long> documents = attempt(out, "documents", () -> documentsPerShard(client, settings.database(), collection));
+    Map<String, Long> documents = attempt(out, "documents",
+        () -> documentsPerShard(client, settings.database(), collection));
     if (documents != null) {
       out.put("documents", documents.values().stream().mapToLong(Long::longValue).sum());
     }

@@ -1,6 +1,7 @@
 package org.geoshard.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoCredential;
@@ -16,7 +17,9 @@ import java.net.ConnectException;
 import java.util.List;
 import java.util.Properties;
 import org.bson.BsonDocument;
+import org.geoshard.harness.api.Preparable;
 import org.junit.jupiter.api.Test;
+import site.ycsb.DBException;
 
 /** The sentences users see when the binding cannot start; passwords never show. */
 class FailuresTest {
@@ -84,36 +87,31 @@ class FailuresTest {
 
   @Test
   void aFailedPreparationStepIsOneSentenceWithTheStepTheCollectionAndTheServersAnswer() {
-    org.geoshard.harness.api.Preparable.Steps running = (name, work) -> {
+    Preparable.Steps running = (name, work) -> {
       try {
         work.run();
-      } catch (site.ycsb.DBException e) {
+      } catch (DBException e) {
         throw e;
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     };
+    Preparable.Steps onRestaurants = Failures.sayingTheServersAnswer(running, "ycsb.restaurants");
     MongoCommandException refused = new MongoCommandException(BsonDocument.parse("{ok: 0, errmsg: 'index not found"
         + " with name [location_2dsphere]', code: 27, codeName: 'IndexNotFound', $clusterTime: {signature: 'x'}}"),
         new ServerAddress("db1"));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Failures.sayingTheServersAnswer(running, "ycsb.restaurants")
-            .step("2dsphere index", () -> {
-              throw refused;
-            }))
-        .isInstanceOf(site.ycsb.DBException.class)
+    assertThatThrownBy(() -> onRestaurants.step("2dsphere index", () -> {
+      throw refused;
+    })).isInstanceOf(DBException.class)
         .hasMessage("step '2dsphere index' on ycsb.restaurants failed: the server answered IndexNotFound (code 27):"
             + " index not found with name [location_2dsphere]");
     // Not a server's answer (a timeout): what went wrong, without the collection when the step names it.
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Failures.sayingTheServersAnswer(running, null)
-            .step("create collection usertable", () -> {
-              throw new MongoTimeoutException("Timed out after 30000 ms while waiting for a server");
-            }))
-        .hasMessage("step 'create collection usertable' failed: Timed out after 30000 ms while waiting for a server");
+    assertThatThrownBy(() -> Failures.sayingTheServersAnswer(running, null).step("create collection usertable", () -> {
+      throw new MongoTimeoutException("Timed out after 30000 ms while waiting for a server");
+    })).hasMessage("step 'create collection usertable' failed: Timed out after 30000 ms while waiting for a server");
     // A binding's own refusal is already a sentence: passed on as it is.
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Failures.sayingTheServersAnswer(running, "ycsb.restaurants")
-            .step("create collection", () -> {
-              throw new MongoStartException("Collection ycsb.restaurants already holds 5 documents");
-            }))
-        .hasMessage("Collection ycsb.restaurants already holds 5 documents");
+    assertThatThrownBy(() -> onRestaurants.step("create collection", () -> {
+      throw new MongoStartException("Collection ycsb.restaurants already holds 5 documents");
+    })).hasMessage("Collection ycsb.restaurants already holds 5 documents");
   }
 }

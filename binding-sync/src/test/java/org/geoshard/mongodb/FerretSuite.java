@@ -207,7 +207,8 @@ public abstract class FerretSuite {
     assertThat(result.errors()).isZero();
     // FerretDB builds no 2dsphere index: the after-load step fails, said as one sentence with the server's answer.
     assertThat(result.preparationFailure()).startsWith("Preparing the database after the load failed: step"
-        + " '2dsphere index' on " + database + ".restaurants failed: the server answered ").doesNotContain("full response");
+        + " '2dsphere index' on " + database + ".restaurants failed: the server answered ")
+        .doesNotContain("full response");
     MongoCollection<Document> restaurants = db().getCollection("restaurants");
     assertThat(restaurants.countDocuments()).isEqualTo(n);
     List<Document> stored = restaurants.find().sort(new Document("_id", 1)).into(new ArrayList<>());
