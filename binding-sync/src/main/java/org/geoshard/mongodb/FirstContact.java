@@ -4,9 +4,11 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.connection.ClusterDescription;
 import com.mongodb.connection.ServerConnectionState;
 import com.mongodb.connection.ServerDescription;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.geoshard.harness.api.WaitingNotice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,16 +16,13 @@ import org.slf4j.LoggerFactory;
  * The first contact of a phase with its server: waits until the driver has reached at least one
  * server, at most {@code mongodb.connect.wait.s} (default 30 s; the requests of a run keep the
  * scenario's server selection timeout, 500 s in the study), saying after a second what it waits for,
- * where and for how long at most, then every 10 s how long so far. A server that never answers (a
- * wrong port, a dead host, a server that accepts connections and says nothing) ends the wait at the
- * time named, in one sentence, not after the driver's own, longer, timeouts; an interrupt (Ctrl-C)
- * ends it at once.
+ * where and for how long at most, then every 10 s how long so far ({@link WaitingNotice}). A server
+ * that never answers (a wrong port, a dead host, a server that accepts connections and says nothing)
+ * ends the wait at the time named, in one sentence, not after the driver's own, longer, timeouts; an
+ * interrupt (Ctrl-C) ends it at once.
  */
 final class FirstContact {
   private static final Logger LOG = LoggerFactory.getLogger(FirstContact.class);
-  static final long REPORT_EVERY_MS = 10_000;
-  /** A server that has not answered in a second is said to be waited for at once, not after 10 s of silence. */
-  static final long FIRST_REPORT_MS = 1_000;
   private static final long POLL_MS = 50;
 
   private FirstContact() {
@@ -52,34 +51,25 @@ final class FirstContact {
   static void await(java.util.function.Supplier<ClusterDescription> cluster, long waitMs, String property,
       List<String> hosts, String where, Consumer<String> progress) throws MongoStartException {
     long start = System.nanoTime();
-    long nextReport = REPORT_EVERY_MS;
-    boolean announced = false;
-    while (true) {
-      ClusterDescription description = cluster.get();
-      if (reached(description)) {
-        return;
-      }
-      long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      if (waitedMs >= waitMs) {
-        throw new MongoStartException("No MongoDB server answered at " + where + " within " + seconds(waitMs)
-            + " s (" + property + ")" + Failures.tried(description) + "; check " + MongoSettings.URL
-            + " and that the server runs.");
-      }
-      if (!announced && waitedMs >= FIRST_REPORT_MS) {
-        progress.accept("Waiting for an answer from " + String.join(", ", hosts) + " (up to " + seconds(waitMs)
-            + " s, " + property + ").");
-        announced = true;
-      }
-      if (waitedMs >= nextReport) {
-        progress.accept("No answer from " + String.join(", ", hosts) + " yet: " + seconds(waitedMs) + " s of "
-            + seconds(waitMs) + " s, " + property + ".");
-        nextReport += REPORT_EVERY_MS;
-      }
-      try {
-        Thread.sleep(Math.min(POLL_MS, waitMs - waitedMs));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + where + ".");
+    try (WaitingNotice notice = WaitingNotice.start(String.join(", ", hosts), Duration.ofMillis(waitMs), property,
+        progress)) {
+      while (true) {
+        ClusterDescription description = cluster.get();
+        if (reached(description)) {
+          return;
+        }
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (waitedMs >= waitMs) {
+          throw new MongoStartException("No MongoDB server answered at " + where + " within " + seconds(waitMs)
+              + " s (" + property + ")" + Failures.tried(description) + "; check " + MongoSettings.URL
+              + " and that the server runs.");
+        }
+        try {
+          Thread.sleep(Math.min(POLL_MS, waitMs - waitedMs));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + where + ".");
+        }
       }
     }
   }

@@ -87,15 +87,7 @@ class FailuresTest {
 
   @Test
   void aFailedPreparationStepIsOneSentenceWithTheStepTheCollectionAndTheServersAnswer() {
-    Preparable.Steps running = (name, work) -> {
-      try {
-        work.run();
-      } catch (DBException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    };
+    RecordingSteps running = new RecordingSteps();
     Preparable.Steps onRestaurants = Failures.sayingTheServersAnswer(running, "ycsb.restaurants");
     MongoCommandException refused = new MongoCommandException(BsonDocument.parse("{ok: 0, errmsg: 'index not found"
         + " with name [location_2dsphere]', code: 27, codeName: 'IndexNotFound', $clusterTime: {signature: 'x'}}"),

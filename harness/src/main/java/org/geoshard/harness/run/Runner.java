@@ -293,10 +293,12 @@ public final class Runner {
     }
     stopRequested = true;  // the main threads are done: the thread groups stop too
     workload.requestStop();
+    Duration grace = stopGrace;
     if (cutOff(stopReason.get())) {
       stageListeners.cutOff();
+      grace = ABANDON_GRACE.compareTo(stopGrace) < 0 ? ABANDON_GRACE : stopGrace;
     }
-    boolean allEnded = joinWorkers(graceFor(stopReason.get()));
+    boolean allEnded = joinWorkers(grace);
     long runtimeMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     stageListeners.ended(phaseStage);
     sampler.stop();
@@ -316,7 +318,7 @@ public final class Runner {
       }
     }
     StopReason ended = stopReason.get();
-    if (ended == StopReason.GIVEUP || ended == StopReason.INTERRUPTED) {
+    if (cutOff(ended)) {
       // A server that stopped answering would hold the topology's reads for its whole deadline (an hour in the
       // study), and an interrupt must act at once: the run folder is completed without it.
       record.put("topology", Map.of("recorded", "not after " + settings.phase().commandName() + " (stopped: "
@@ -633,11 +635,6 @@ public final class Runner {
         }
       }
     }
-  }
-
-  /** The stop's grace: short when the phase is cut off (Ctrl-C, SIGTERM, give-up), else {@link #stopGrace}. */
-  private Duration graceFor(StopReason reason) {
-    return cutOff(reason) && ABANDON_GRACE.compareTo(stopGrace) < 0 ? ABANDON_GRACE : stopGrace;
   }
 
   /** Whether the phase ends now rather than at its count or time: Ctrl-C, SIGTERM or the give-up watch. */

@@ -30,7 +30,7 @@ class CutOffStopTest {
 
   @AfterEach
   void releaseTheStalledThreads() {
-    TestBindings.STALLS.computeIfAbsent(stall, k -> new java.util.concurrent.CountDownLatch(1)).countDown();
+    TestBindings.stall(stall).countDown();
   }
 
   private Properties reads(String... pairs) {

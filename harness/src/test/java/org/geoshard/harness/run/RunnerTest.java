@@ -126,16 +126,17 @@ class RunnerTest {
 
   @Test
   void anOperationStillInFlightAfterTheStopIsCountedAsAnErrorOfItsOperation() throws Exception {
+    String stall = java.util.UUID.randomUUID().toString();
     Properties p = workloada("operationcount", "0", "maxexecutiontime", "1", "threadcount", "3", "readproportion", "1",
-        "updateproportion", "0");
+        "updateproportion", "0", "test.stall", stall, "test.stall.after", "100");
     p.setProperty("results.dir", dir.resolve("run").toString());
     Runner runner = new Runner(RunSettings.fromProperties(Phase.RUN, p, "test"), p,
-        new Binding("test", TestBindings.HangingDB.class), dir).stopGrace(java.time.Duration.ofMillis(300));
+        new Binding("test", TestBindings.StalledDB.class), dir).stopGrace(java.time.Duration.ofMillis(300));
     RunResult result;
     try {
       result = runner.execute();
     } finally {
-      TestBindings.HangingDB.RELEASE.countDown();  // the late answers must not be counted a second time
+      TestBindings.stall(stall).countDown();  // the late answers must not be counted a second time
     }
     assertThat(result.perOperation().get("READ").errors()).as("one hung read per thread").isEqualTo(3);
     assertThat(result.perOperation().get("READ").count()).isEqualTo(303);

@@ -65,40 +65,27 @@ final class TestBindings {
     }
   }
 
-  /** Every read after the first 100 of a thread waits until {@link #RELEASE} opens (a server that stopped answering). */
-  public static final class HangingDB extends NoopDB {
-    static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
-    private int reads;
-
-    @Override
-    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-      if (++reads > 100) {
-        try {
-          RELEASE.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      return Status.OK;
-    }
-  }
-
   /** Latches that {@link StalledDB} waits on, per value of its {@code test.stall} property. */
   static final Map<String, java.util.concurrent.CountDownLatch> STALLS = new ConcurrentHashMap<>();
 
+  /** The latch of one {@code test.stall} value; counting it down ends that stall. */
+  static java.util.concurrent.CountDownLatch stall(String name) {
+    return STALLS.computeIfAbsent(name, k -> new java.util.concurrent.CountDownLatch(1));
+  }
+
   /**
-   * Every read after a thread's first 10 waits until the test opens its {@code test.stall} latch (a
-   * server that accepts requests and never answers; the latch only lets the test end its threads).
+   * Every read after a thread's first {@code test.stall.after} (default 10) waits until the test opens
+   * its {@code test.stall} latch (a server that accepts requests and never answers; the latch only lets
+   * the test end its threads, and a late answer must not be counted a second time).
    */
   public static final class StalledDB extends NoopDB {
     private int reads;
 
     @Override
     public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-      if (++reads > 10) {
+      if (++reads > Integer.parseInt(getProperties().getProperty("test.stall.after", "10"))) {
         try {
-          STALLS.computeIfAbsent(getProperties().getProperty("test.stall"),
-              k -> new java.util.concurrent.CountDownLatch(1)).await();
+          stall(getProperties().getProperty("test.stall")).await();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
