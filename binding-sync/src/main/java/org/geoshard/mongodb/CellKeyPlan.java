@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.bson.Document;
-import org.bson.types.MaxKey;
 import org.bson.types.MinKey;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.GeoWorkload;
@@ -20,6 +19,8 @@ import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /**
@@ -31,6 +32,7 @@ import site.ycsb.DBException;
  * that own those cells. Inactive (documents and queries unchanged) for any other key. Immutable.
  */
 public final class CellKeyPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(CellKeyPlan.class);
   static final String FIELD = "cell";
   static final CellKeyPlan INACTIVE = new CellKeyPlan(null, null, false);
 
@@ -98,20 +100,16 @@ public final class CellKeyPlan {
 
   /**
    * Splits the key range into one range per shard, balanced by the restaurants of the dataset the
-   * properties describe, and moves range i to shard i (shards by name). Idempotent: split points that
-   * are already chunk bounds are not split again, and a range already on its shard is not moved.
-   * {@code moveRange} from MongoDB 6.0, {@code moveChunk} before it.
+   * properties describe, and moves every chunk of range i that is not on shard i there (shards by name).
+   * Idempotent: split points that are already chunk bounds are not split again, and a chunk already on
+   * its shard is not moved. Each chunk moves with its own bounds ({@code moveRange} with min and max from
+   * 6.0, {@code moveChunk} before it), so preparing again after data, or after the balancer or the
+   * auto-splitter cut the ranges, moves what is really there.
    */
   Map<String, Object> place(MongoClient client, ServerFacts facts, String namespace, Properties properties)
       throws DBException {
     List<String> shards = shardNames(client);
-    CellRanges ranges;
-    try {
-      ranges = CellRanges.balanced(CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid),
-          shards.size());
-    } catch (ConfigException | CityFileException | IllegalArgumentException e) {
-      throw new MongoStartException("Could not split the cell key's range: " + e.getMessage());
-    }
+    CellRanges ranges = ranges(properties, shards.size());
     MongoDatabase admin = client.getDatabase("admin");
     Document sharding = CollectionChecks.shardingOf(client, namespace);
     List<Document> chunks = chunks(client, sharding);
@@ -123,22 +121,13 @@ public final class CellKeyPlan {
         splits++;
       }
     }
-    chunks = chunks(client, sharding);
-    int moves = 0;
-    for (int i = 0; i < ranges.size(); i++) {
-      Document min = i == 0 ? minKey() : bound(ranges.lowerBound(i));
-      String owner = chunks.stream().filter(c -> min.equals(c.get("min", Document.class)))
-          .map(c -> c.getString("shard")).findFirst().orElse(null);
-      if (shards.get(i).equals(owner)) {
-        continue;
-      }
-      if (facts.version().atLeast(6, 0)) {
-        admin.runCommand(new Document("moveRange", namespace).append("min", min).append("toShard", shards.get(i)));
-      } else {
-        admin.runCommand(new Document("moveChunk", namespace).append("bounds", List.of(min, upper(ranges, i)))
-            .append("to", shards.get(i)));
-      }
-      moves++;
+    boolean moveRange = facts.rules().hasMoveRange();
+    List<Move> moves = misplaced(chunks(client, sharding), ranges, shards);
+    for (Move move : moves) {
+      admin.runCommand(moveRange
+          ? new Document("moveRange", namespace).append("min", move.min()).append("max", move.max())
+              .append("toShard", move.to())
+          : new Document("moveChunk", namespace).append("bounds", List.of(move.min(), move.max())).append("to", move.to()));
     }
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("namespace", namespace);
@@ -149,30 +138,63 @@ public final class CellKeyPlan {
     details.put("lowerBounds", ranges.lowerBounds());
     details.put("restaurantsPerShard", ranges.restaurantsPerRange());
     details.put("splits", splits);
-    details.put("moves", moves);
-    details.put("command", facts.version().atLeast(6, 0) ? "moveRange" : "moveChunk");
+    details.put("moves", moves.size());
+    details.put("command", moveRange ? "moveRange" : "moveChunk");
     return details;
+  }
+
+  /**
+   * After the load: are the placed ranges still where {@link #place} put them? The balancer (by chunk
+   * count before 6.0.3, by data size from it) may have moved chunks of them while the load was measured.
+   */
+  Map<String, Object> checkPlacement(MongoClient client, String namespace, Properties properties) throws DBException {
+    List<String> shards = shardNames(client);
+    CellRanges ranges = ranges(properties, shards.size());
+    List<Document> chunks = chunks(client, CollectionChecks.shardingOf(client, namespace));
+    List<Move> moved = misplaced(chunks, ranges, shards);
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("chunks", chunks.size());
+    details.put("chunksOffTheirRange", moved.size());
+    if (!moved.isEmpty()) {
+      String sentence = moved.size() + " of " + chunks.size() + " chunks of " + namespace + " are no longer on the shard"
+          + " their cell range was placed on (moved during the load, by the balancer?): queries of those cells reach"
+          + " other shards than planned; see run.json migrations";
+      details.put("warning", sentence);
+      LOG.warn(sentence);
+    }
+    return details;
+  }
+
+  /** A chunk to move: its bounds and the shard its cell range belongs to. */
+  record Move(Document min, Document max, String to) {
+  }
+
+  /** The chunks not on the shard of the range their lower bound falls in (range i belongs to shard i). */
+  static List<Move> misplaced(List<Document> chunks, CellRanges ranges, List<String> shards) {
+    List<Move> moves = new ArrayList<>();
+    for (Document chunk : chunks) {
+      Document min = chunk.get("min", Document.class);
+      String owner = shards.get(min.get(FIELD) instanceof Number cell ? ranges.rangeOf(cell.longValue()) : 0);
+      if (!owner.equals(chunk.getString("shard"))) {
+        moves.add(new Move(min, chunk.get("max", Document.class), owner));
+      }
+    }
+    return moves;
+  }
+
+  private CellRanges ranges(Properties properties, int shards) throws MongoStartException {
+    try {
+      return CellRanges.balanced(CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid),
+          shards);
+    } catch (ConfigException | CityFileException | IllegalArgumentException e) {
+      throw new MongoStartException("Could not split the cell key's range: " + e.getMessage());
+    }
   }
 
   /** The key document of a cell bound: {@code {cell: id}}, and {@code _id: MinKey} for the compound key. */
   Document bound(long cell) {
     Document bound = new Document(FIELD, cell);
     key.parts().stream().skip(1).forEach(p -> bound.append(p.field(), new MinKey()));
-    return bound;
-  }
-
-  private Document minKey() {
-    Document bound = new Document();
-    key.parts().forEach(p -> bound.append(p.field(), new MinKey()));
-    return bound;
-  }
-
-  private Document upper(CellRanges ranges, int i) {
-    if (i < ranges.size() - 1) {
-      return bound(ranges.lowerBound(i + 1));
-    }
-    Document bound = new Document();
-    key.parts().forEach(p -> bound.append(p.field(), new MaxKey()));
     return bound;
   }
 
@@ -186,8 +208,9 @@ public final class CellKeyPlan {
     return names;
   }
 
-  private static List<Document> chunks(MongoClient client, Document sharding) {
-    Document match = sharding.get("uuid") != null ? new Document("uuid", sharding.get("uuid"))
+  static List<Document> chunks(MongoClient client, Document sharding) {
+    // FCV 4.4 catalogs name chunks by ns even where the collection has a uuid (CatalogRules).
+    Document match = CatalogRules.chunksByUuid(sharding) ? new Document("uuid", sharding.get("uuid"))
         : new Document("ns", sharding.get("_id"));
     return client.getDatabase("config").getCollection("chunks").find(match).into(new ArrayList<>());
   }

@@ -231,7 +231,7 @@ final class ClusterPreparation {
   String presplit(ShardKey key, boolean empty, Document command) {
     Integer wanted = settings.numInitialChunks();
     ServerVersion fcv = facts.featureVersion();
-    boolean honoured = !fcv.atLeast(7, 2);
+    boolean honoured = facts.rules().honoursNumInitialChunks();
     if (!key.hashed()) {
       return "none: a ranged key starts as one chunk on the primary shard, and the balancer moves ranges as data grows";
     }

@@ -20,12 +20,15 @@ import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.ServerProbe;
+import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -41,10 +44,13 @@ import site.ycsb.Status;
  * <p>One instance per client thread (YCSB's contract).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
-    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers, org.geoshard.harness.api.Preflight {
+    DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers, WatchesStages,
+    org.geoshard.harness.api.Preflight {
+  private static final Logger LOG = LoggerFactory.getLogger(MongoBinding.class);
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
+  private BalancerPolicy balancer;
   private MongoOperations operations;
   private BatchOutcomes.Listener listener;
   /** The sync client of {@code mongodb.ll.lkl.url} (LastKnownLocation on a cluster of its own), or null. */
@@ -72,6 +78,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       settings = configure(getProperties());
       cellKey = CellKeyPlan.of(settings.shardKey(), getProperties());
       llSettings = MongoLastLocationSettings.fromProperties(getProperties());
+      balancer = BalancerPolicy.fromProperties(getProperties());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage());
     }
@@ -182,6 +189,9 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       } catch (ConfigException e) {
         throw new DBException(e.getMessage());
       }
+      if (llSettings.keepsLkl()) {
+        refuseAnLklKeyTheServerCannotUpsert();
+      }
       if (lklLease == null) {
         new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
             .prepare(stage, steps);
@@ -199,15 +209,49 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }
+      if (stage == Stage.AFTER_LOAD && cellKey.active() && lease.facts().sharded()) {
+        steps.step("check cell ranges", () -> cellKey.checkPlacement(lease.client(), settings.namespace(), p));
+      }
     }
   }
 
-  /** A run of the restaurants checks their collection and its 2dsphere index once, before any thread starts. */
+  /**
+   * A run of the restaurants checks their collection and its 2dsphere index once, before any thread
+   * starts; a run of the location stream checks that its LastKnownLocation key can be upserted.
+   */
   @Override
   public void checkBeforeRun(Set<DataRole> data) throws DBException {
     if (data.contains(GeoContract.RESTAURANTS)) {
       operations.checkBeforeStart(true);
+      String untargeted = untargetedCellKey(control().facts());
+      if (untargeted != null) {
+        LOG.warn(untargeted);
+      }
     }
+    if (data.contains(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()) {
+      refuseAnLklKeyTheServerCannotUpsert();
+    }
+  }
+
+  /** A sentence when the cell key is in use on a router that may not target near queries by it, else null. */
+  private String untargetedCellKey(ServerFacts facts) {
+    if (!cellKey.active() || !facts.sharded() || facts.rules().nearTargeting() == VersionRules.NearTargeting.TARGETED) {
+      return null;
+    }
+    return "mongodb.shardkey is the cell key, but " + facts.rules().rows(true, false).get(0).applies()
+        + " (binding-sync/README.md, version table).";
+  }
+
+  private void refuseAnLklKeyTheServerCannotUpsert() throws MongoStartException {
+    String problem = llSettings.lklKeyProblem(lklFacts());
+    if (problem != null) {
+      throw new MongoStartException(problem);
+    }
+  }
+
+  /** The cluster LastKnownLocation lives on: {@code mongodb.ll.lkl.url}'s, else {@code mongodb.url}'s. */
+  private ServerFacts lklFacts() {
+    return lklLease != null ? lklLease.facts() : control().facts();
   }
 
   @Override
@@ -230,6 +274,11 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
           settings, collection, SharedClients.counters(settings)));
       // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
       out.put("connectionPool", settings.poolDescription());
+      out.put("versionRules", lease.facts().rules().rows(cellKey.active(), llSettings.lklKey() != null));
+      String untargeted = untargetedCellKey(lease.facts());
+      if (untargeted != null) {
+        out.put("warnings", List.of(untargeted));
+      }
       return out;
     } catch (MongoException e) {
       throw new DBException(Failures.describe(e, settings, lease.entry().effectiveUrl,
@@ -241,7 +290,18 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public List<Check> preflight() throws DBException {
     SharedClients.Lease lease = control();
-    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology());
+    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology(), cellKey.active(),
+        llSettings.lklKeyProblem(lklFacts()));
+  }
+
+  /**
+   * The balancer around the phase ({@code mongodb.balancer}) and the migrations committed in each stage,
+   * on a client of its own; none for a deployment that is not sharded.
+   */
+  @Override
+  public StageWatch stageWatch() {
+    SharedClients.Lease lease = control();
+    return lease.facts().sharded() ? BalancerWatch.open(lease.entry().effectiveUrl, balancer, settings.maskedUrl()) : null;
   }
 
   /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */

@@ -67,6 +67,23 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
         workload.historySplit(), lklUrl, workload.nearQueries(), workload.keepsLastKnownLocation());
   }
 
+  /**
+   * One sentence when the LastKnownLocation key cannot serve the conditional upsert on this cluster, else
+   * null. The upsert's filter ({_id: user, Timestamp: {$lt: t}}) gives mongos equality on _id only: before
+   * FCV 7.0 an upsert must carry the whole shard key, so a key beyond _id (e.g. _id:1,CellId:1) fails every
+   * upsert there; from 7.0 it works through a broadcast query first ({@link VersionRules}).
+   */
+  public String lklKeyProblem(ServerFacts lklCluster) {
+    if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
+        || !lklCluster.rules().upsertNeedsWholeShardKey()) {
+      return null;
+    }
+    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "', but the Last-Known-Location cluster runs "
+        + lklCluster.describe() + ": before feature compatibility version 7.0 an upsert must name the whole shard key"
+        + " (SERVER-1689), and the upsert names only _id, so every LKL_UPSERT would fail. Use _id:hashed or _id:1, or"
+        + " a 7.0+ cluster (SERVER-75194).";
+  }
+
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
   public String historyFor(long timestampMs) {
     return split == HistorySplit.NONE ? history : history + "_" + split.suffix(timestampMs);

@@ -23,7 +23,12 @@ final class MongoPreflight {
   private MongoPreflight() {
   }
 
-  static List<Check> checks(MongoClient client, ServerFacts facts, MongoSettings settings, Map<String, Object> topology) {
+  /**
+   * @param cellKey the ranged cell key is in use (its near queries carry the covering)
+   * @param lklKeyProblem why the LastKnownLocation key cannot be upserted on its cluster, or null
+   */
+  static List<Check> checks(MongoClient client, ServerFacts facts, MongoSettings settings, Map<String, Object> topology,
+      boolean cellKey, String lklKeyProblem) {
     List<Check> checks = new ArrayList<>();
     checks.add(Check.ok("nodes reached", settings.maskedUrl() + (facts.hosts().isEmpty() ? "" : " " + facts.hosts())));
     checks.add(version(facts));
@@ -60,13 +65,30 @@ final class MongoPreflight {
       checks.add(Check.ok("documents per shard", String.valueOf(shards)));
       Object balancer = topology.get("balancer");
       checks.add(balancer == null ? Check.warn("balancer", "state unreadable") : Check.ok("balancer", balancer.toString()));
-      checks.add(Check.warn("near queries targeted by the cell key", "unknown for " + facts.version()
-          + ": which router versions target near queries by the shard key is not yet established"));
     }
+    checks.addAll(versionChecks(facts, cellKey, lklKeyProblem));
     Object indexes = topology.get("indexes");
     checks.add(indexes == null ? Check.warn("indexes", "unreadable: " + topology.getOrDefault("indexesUnavailable", ""))
         : Check.ok("indexes", indexes.toString()));
     checks.add(clockSkew(client));
+    return checks;
+  }
+
+  /**
+   * The rows of the version table that matter to the scenario: a router that cannot target by the
+   * cell key is a warning, an LKL key the cluster cannot upsert a failure.
+   */
+  static List<Check> versionChecks(ServerFacts facts, boolean cellKey, String lklKeyProblem) {
+    List<Check> checks = new ArrayList<>();
+    for (VersionRules.Row row : facts.rules().rows(cellKey, false)) {
+      String detail = row.applies() + " [" + row.source() + "]";
+      boolean untargeted = row.topic().equals(VersionRules.NEAR_TOPIC)
+          && facts.rules().nearTargeting() != VersionRules.NearTargeting.TARGETED;
+      checks.add(untargeted ? Check.warn(row.topic(), detail) : Check.ok(row.topic(), detail));
+    }
+    if (lklKeyProblem != null) {
+      checks.add(Check.fail("Last-Known-Location upsert", lklKeyProblem));
+    }
     return checks;
   }
 

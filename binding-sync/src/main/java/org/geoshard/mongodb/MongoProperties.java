@@ -21,7 +21,7 @@ public final class MongoProperties implements PropertyCatalog {
         MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
         MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.MAX_DISTANCE, MongoSettings.DO_TRANSACTIONS,
         MongoLastLocationSettings.HISTORY, MongoLastLocationSettings.LKL, MongoLastLocationSettings.HISTORY_SHARD_KEY,
-        MongoLastLocationSettings.LKL_SHARD_KEY, MongoLastLocationSettings.LKL_URL);
+        MongoLastLocationSettings.LKL_SHARD_KEY, MongoLastLocationSettings.LKL_URL, BalancerPolicy.PROPERTY);
   }
 
   @Override
@@ -37,6 +37,7 @@ public final class MongoProperties implements PropertyCatalog {
         // reported above
       }
     }
+    problems.addAll(PropertyCatalog.problemsOf(BalancerPolicy::fromProperties, properties));
     // The workload's own ll.* problems are its catalog's to report; only mongodb.ll.* here.
     PropertyCatalog.problemsOf(MongoLastLocationSettings::fromProperties, properties).stream()
         .filter(problem -> problem.contains("mongodb.ll.")).forEach(problems::add);

@@ -82,6 +82,11 @@ public record ServerFacts(ServerVersion version, Kind kind, String replicaSet, L
     return fcv != null ? fcv : version;
   }
 
+  /** What the bindings do differently on this server's version ({@link VersionRules}). */
+  public VersionRules rules() {
+    return new VersionRules(this);
+  }
+
   public boolean sharded() {
     return kind == Kind.SHARDED;
   }

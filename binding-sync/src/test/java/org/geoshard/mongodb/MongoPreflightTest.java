@@ -50,7 +50,8 @@ public class MongoPreflightTest {
     }
     List<Check> checks = preflight(new MongoGeoBinding(), mongo.properties());
     assertThat(checks).extracting(Check::name)
-        .containsExactly("nodes reached", "server version", "topology", "collection", "indexes", "clock skew");
+        .containsExactly("nodes reached", "server version", "topology", "collection", "index build progress", "indexes",
+            "clock skew");
     assertThat(checks).noneMatch(c -> c.status() == Preflight.Verdict.FAIL);
     assertThat(named(checks, "server version").detail()).startsWith("4.2.0");
     assertThat(named(checks, "topology").detail()).isEqualTo("standalone");

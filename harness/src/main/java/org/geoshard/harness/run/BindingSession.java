@@ -11,6 +11,7 @@ import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
 import org.geoshard.harness.api.ServerProbe;
+import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.observe.IoTraceSession;
 import org.geoshard.harness.output.RunRecord;
@@ -95,6 +96,16 @@ public final class BindingSession {
       return List.of();
     }
     return fromInstance(db -> ((ObservesServers) db).serverProbes());
+  }
+
+  /** True when the binding watches its database around the stages ({@link WatchesStages}). */
+  public boolean watchesStages() {
+    return WatchesStages.class.isAssignableFrom(binding.type());
+  }
+
+  /** The binding's watch of this phase (from an instance of its own), or null. */
+  public WatchesStages.StageWatch stageWatch() throws DBException {
+    return watchesStages() ? fromInstance(db -> ((WatchesStages) db).stageWatch()) : null;
   }
 
   /** Records the binding's topology, if it can describe one; a failure is logged, never fatal. */

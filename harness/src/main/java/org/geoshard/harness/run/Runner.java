@@ -35,6 +35,7 @@ import org.geoshard.harness.observe.ServerObserver;
 import org.geoshard.harness.observe.Stage;
 import org.geoshard.harness.observe.StageListener;
 import org.geoshard.harness.observe.StageListeners;
+import org.geoshard.harness.observe.StageWatchListener;
 import org.geoshard.harness.output.HlogWriters;
 import org.geoshard.harness.output.Progress;
 import org.geoshard.harness.output.RunFolder;
@@ -169,6 +170,9 @@ public final class Runner {
     BindingSession session = new BindingSession(binding, properties, record);
     if (!settings.ioTrace().stages().isEmpty()) {
       stageListeners.add(new IoTraceSession(settings.ioTrace(), folder.path(), record, session::localServer));
+    }
+    if (session.watchesStages()) {
+      stageListeners.add(new StageWatchListener(session::stageWatch, record));
     }
     ObserveSettings observe = settings.observe();
     if (observe.enabled() && (session.observesServers() || !observe.nodeExporters().isEmpty())) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.api.RequiresContracts;
+import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.binding.NoopDB;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -78,7 +79,7 @@ final class TestBindings {
    * its {@code test.stall} latch (a server that accepts requests and never answers; the latch only lets
    * the test end its threads, and a late answer must not be counted a second time).
    */
-  public static final class StalledDB extends NoopDB {
+  public static class StalledDB extends NoopDB {
     private int reads;
 
     @Override
@@ -91,6 +92,40 @@ final class TestBindings {
         }
       }
       return Status.OK;
+    }
+  }
+
+  /**
+   * A {@link StalledDB} that watches its stages: every call of its watch goes to the sink named by
+   * {@code test.sink} ("started run", "ended run", "close"); each stage's finding is a warning.
+   */
+  public static final class WatchingDB extends StalledDB implements WatchesStages {
+    @Override
+    public StageWatch stageWatch() {
+      ConcurrentLinkedQueue<String> sink = SINKS.computeIfAbsent(getProperties().getProperty("test.sink"),
+          k -> new ConcurrentLinkedQueue<>());
+      return new StageWatch() {
+        @Override
+        public String field() {
+          return "testWatch";
+        }
+
+        @Override
+        public void started(String stage) {
+          sink.add("started " + stage);
+        }
+
+        @Override
+        public Map<String, Object> ended(String stage, java.time.Instant start, java.time.Instant end) {
+          sink.add("ended " + stage);
+          return Map.of("millis", end.toEpochMilli() - start.toEpochMilli(), "warning", "something moved");
+        }
+
+        @Override
+        public void close() {
+          sink.add("close");
+        }
+      };
     }
   }
 

@@ -1,0 +1,114 @@
+package org.geoshard.mongodb;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the bindings do differently by server version, in one place: the rows of the version table in
+ * {@code binding-sync/README.md}, each with its source in the server's code or tickets. Router
+ * behaviour follows the binary's version (mongos plans the query); what the cluster's data and
+ * protocols allow follows the feature compatibility version ({@link ServerFacts#featureVersion()}).
+ *
+ * @param facts the server behind {@code mongodb.url}
+ */
+public record VersionRules(ServerFacts facts) {
+
+  /** How a router plans a near query that also has a predicate on the shard key. */
+  public enum NearTargeting {
+    /** The $nearSphere is taken out of the top-level AND and the rest (the cell covering) targets shards. */
+    TARGETED,
+    /** Any query with a GEO_NEAR gets all-values bounds: sent to every shard. */
+    EVERY_SHARD,
+    /** Changed within the release's patch versions; the run's explain sampling shows what it does. */
+    NOT_PINNED
+  }
+
+  /** The topic of the near-targeting row. */
+  public static final String NEAR_TOPIC = "near queries with the cell covering";
+
+  /** One row of the table as it applies to this server: topic, what applies, and its source. */
+  public record Row(String topic, String applies, String source) {
+  }
+
+  /**
+   * 4.4 and early 5.0 ({@code chunk_manager.cpp}, "ignore GEO_NEAR queries in planning"): every shard;
+   * 6.0 on ({@code chunk_manager.cpp}, mongodb/mongo ce3443291, then {@code shard_key_pattern_query_util.cpp}):
+   * the GEO_NEAR child of a top-level AND is removed and the rest planned. A late v5.0-branch file has
+   * the new form and early 5.0 code the old; the patch release between them is not pinned.
+   */
+  public NearTargeting nearTargeting() {
+    ServerVersion v = facts.version();
+    if (v.atLeast(6, 0)) {
+      return NearTargeting.TARGETED;
+    }
+    return v.atLeast(5, 0) ? NearTargeting.NOT_PINNED : NearTargeting.EVERY_SHARD;
+  }
+
+  /**
+   * Before FCV 7.0 an upsert must carry equality on the whole shard key (SERVER-1689, "could not extract
+   * exact shard key"); from 7.0 a single-document upsert without it runs the two-phase write without
+   * shard key (PM-1632, SERVER-75194), at the cost of a broadcast query first.
+   */
+  public boolean upsertNeedsWholeShardKey() {
+    return !facts.featureVersion().atLeast(7, 0);
+  }
+
+  /** {@code moveRange} exists from 6.0 (DOCS-15363); before it, {@code moveChunk} with a chunk's exact bounds. */
+  public boolean hasMoveRange() {
+    return facts.version().atLeast(6, 0);
+  }
+
+  /**
+   * From 6.0.3 the balancer evens out data size per shard (3 chunk sizes of difference at least) and
+   * auto-splitting stops (SERVER-67813, {@code balancer_policy.cpp}); before, it evens out chunk counts
+   * and the auto-splitter cuts chunks as inserts grow them.
+   */
+  public boolean balancesByDataSize() {
+    return facts.version().compareTo(new ServerVersion(6, 0, 3)) >= 0;
+  }
+
+  /** {@code numInitialChunks} is honoured for a hashed key before FCV 7.2, ignored (deprecated) from it. */
+  public boolean honoursNumInitialChunks() {
+    return !facts.featureVersion().atLeast(7, 2);
+  }
+
+  /**
+   * From 4.4 every index build runs on an {@code IndexBuildsCoordinatorMongod} thread, which carries the
+   * {@code msg} and {@code progress}; before, the client's {@code createIndexes} did.
+   */
+  public boolean indexBuildOnItsOwnThread() {
+    return facts.version().atLeast(4, 4);
+  }
+
+  /** The rows that matter to a scenario, for preflight and {@code run.json}. */
+  public List<Row> rows(boolean cellKey, boolean lastLocation) {
+    List<Row> rows = new ArrayList<>();
+    if (facts.sharded() && cellKey) {
+      rows.add(new Row(NEAR_TOPIC, switch (nearTargeting()) {
+        case TARGETED -> "targeted: mongos plans on the covering, so a query goes only to the shards owning its cells";
+        case EVERY_SHARD -> "every shard: mongos " + facts.version() + " gives any near query all-values bounds, so the"
+            + " covering costs work and targets nothing";
+        case NOT_PINNED -> "not pinned for " + facts.version() + ": early 5.0 sends near queries to every shard, late 5.0"
+            + " code plans on the covering; run.json queryTargeting shows what this router did";
+      }, "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)"));
+    }
+    if (facts.sharded()) {
+      rows.add(new Row("moving a range", hasMoveRange() ? "moveRange with min and max of each chunk"
+          : "moveChunk with the bounds of each chunk", "DOCS-15363 (moveRange new in 6.0)"));
+      rows.add(new Row("balancer", balancesByDataSize() ? "balances data size per shard; no auto-split"
+          : "balances chunk counts; the auto-splitter cuts growing chunks", "SERVER-67813 (6.0.3)"));
+      rows.add(new Row("hashed presplit", honoursNumInitialChunks() ? "numInitialChunks honoured"
+          : "one chunk per shard; numInitialChunks ignored", "FCV 7.2 release notes"));
+    }
+    if (facts.sharded() && lastLocation) {
+      rows.add(new Row("Last-Known-Location upsert", upsertNeedsWholeShardKey()
+          ? "needs equality on the whole shard key: only _id:1 or _id:hashed"
+          : "a key beyond _id works, through a broadcast query first (write without shard key)",
+          "SERVER-1689; SERVER-75194 (7.0)"));
+    }
+    rows.add(new Row("index build progress", indexBuildOnItsOwnThread()
+        ? "from the IndexBuildsCoordinatorMongod entry of $currentOp" : "from the createIndexes entry of $currentOp",
+        "index_builds_coordinator_mongod.cpp (4.4)"));
+    return rows;
+  }
+}
