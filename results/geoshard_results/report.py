@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import blockio, data, plotting, servers, study, tables, targeting
+from . import blockio, data, migrations, plotting, servers, study, tables, targeting
 from .identity import Split
 from .rundir import FailedRun, Run
 
@@ -60,6 +60,7 @@ class Frames:
     io: pd.DataFrame = None  # every traced block request (trace.io)
     io_summary: pd.DataFrame = None
     targeting: pd.DataFrame = None  # queryTargeting of run.json
+    migrations: pd.DataFrame = None  # migrations of run.json (sharded MongoDB)
 
 
 def compute_frames(runs: list[Run]) -> Frames:
@@ -94,6 +95,7 @@ def compute_frames(runs: list[Run]) -> Frames:
         io=(io := blockio.io_frame(runs)),
         io_summary=blockio.io_summary(io),
         targeting=targeting.targeting_frame(runs),
+        migrations=migrations.migrations_frame(runs),
     )
 
 
@@ -251,6 +253,8 @@ def render_markdown(frames: Frames, generated: datetime | None = None, sections:
         parts += _sweep_section(frames, figure)
     if frames.targeting is not None and len(frames.targeting):
         parts += targeting.report_parts(frames.targeting, _table)
+    if frames.migrations is not None and len(frames.migrations):
+        parts += migrations.report_parts(frames.migrations, _table)
     if frames.io is not None and len(frames.io):
         parts += blockio.report_parts(frames.io_summary, figure, _table)
     parts += sections or []

@@ -1,6 +1,7 @@
 package org.geoshard.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -66,28 +67,60 @@ class LastLocationContainerTest {
     }
   }
 
+  /**
+   * The LastKnownLocation key {@code _id:1,CellId:1}: before FCV 7.0 an upsert must name the whole shard
+   * key and the binding refuses the key before the load; from 7.0 the upserts succeed (write without
+   * shard key, SERVER-75194) and every user still has one document. Versions expected to differ: 4.4,
+   * 5.0 and 6.0 refuse; 7.0 and 8.0 load.
+   */
+  @ParameterizedTest(name = "{0}, 2 shards, LKL on _id:1,CellId:1")
+  @MethodSource("images")
+  void anLklKeyBeyondIdIsRefusedWhereAnUpsertMustNameTheWholeKey(String image) throws Exception {
+    try (ThrowawayCluster cluster = ThrowawayCluster.start(2, image, false)) {
+      Properties extra = new Properties();
+      extra.setProperty("mongodb.ll.lkl.shardkey", "_id:1,CellId:1");
+      Properties p = properties(image + "-lkl-key", cluster.url("ycsb"), extra);
+      Runner load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
+          new Binding("mongodb-geo", MongoGeoBinding.class), dir);
+      if (!MongoImages.version(image).atLeast(7, 0)) {
+        assertThatThrownBy(load::execute).hasMessageContaining("mongodb.ll.lkl.shardkey")
+            .hasMessageContaining("SERVER-1689");
+        return;
+      }
+      assertThat(load.execute().hasFailures()).isFalse();
+      try (MongoClient client = MongoClients.create(cluster.url("ycsb"))) {
+        assertThat(client.getDatabase("ycsb").getCollection("lastknownlocation").countDocuments()).isEqualTo(500);
+      }
+    }
+  }
+
+  private Properties properties(String label, String url, Properties extra) {
+    Properties p = new Properties();
+    p.putAll(extra);
+    p.setProperty("mongodb.url", url);
+    p.setProperty("mongodb.serverSelectionTimeout", "30");
+    p.setProperty("mongodb.drop", "true");
+    p.setProperty("workload", LastLocationWorkload.class.getName());
+    p.setProperty("ll.users", "500");
+    p.setProperty("ll.cells", "200");
+    p.setProperty("ll.writers", "2");
+    p.setProperty("ll.outoforder", "0.2");
+    p.setProperty("ll.history.split", "day");
+    p.setProperty("ll.history.batchsize", "13");
+    p.setProperty("ll.insert.rate", "1000");
+    p.setProperty("ll.read.proportion.lkl", "0.5");
+    p.setProperty("ll.read.proportion.range", "0.3");
+    p.setProperty("ll.read.proportion.near", "0.2");
+    p.setProperty("threadcount", "2");
+    p.setProperty("operationcount", "0");
+    p.setProperty("status.interval", "0");
+    p.setProperty("results.dir", dir.resolve(label.replace(':', '_') + "-load").toString());
+    return p;
+  }
+
   private void check(String image, String url, Properties extra) throws Exception {
     {
-      Properties p = new Properties();
-      p.putAll(extra);
-      p.setProperty("mongodb.url", url);
-      p.setProperty("mongodb.serverSelectionTimeout", "30");
-      p.setProperty("mongodb.drop", "true");
-      p.setProperty("workload", LastLocationWorkload.class.getName());
-      p.setProperty("ll.users", "500");
-      p.setProperty("ll.cells", "200");
-      p.setProperty("ll.writers", "2");
-      p.setProperty("ll.outoforder", "0.2");
-      p.setProperty("ll.history.split", "day");
-      p.setProperty("ll.history.batchsize", "13");
-      p.setProperty("ll.insert.rate", "1000");
-      p.setProperty("ll.read.proportion.lkl", "0.5");
-      p.setProperty("ll.read.proportion.range", "0.3");
-      p.setProperty("ll.read.proportion.near", "0.2");
-      p.setProperty("threadcount", "2");
-      p.setProperty("operationcount", "0");
-      p.setProperty("status.interval", "0");
-      p.setProperty("results.dir", dir.resolve(image.replace(':', '_') + "-load").toString());
+      Properties p = properties(image, url, extra);
       RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
           new Binding("mongodb-geo", MongoGeoBinding.class), dir).execute();
       assertThat(load.hasFailures()).as("load").isFalse();
