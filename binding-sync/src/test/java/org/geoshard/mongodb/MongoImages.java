@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The MongoDB images the Docker suites run on: the one named by {@code -Dgeoshard.mongo.image=mongo:7.0}
- * (the CI matrix runs 6.0, 7.0 and 8.0, one per job), else the given defaults.
+ * (the CI matrix runs 4.4, 5.0, 6.0, 7.0 and 8.0, one per job), else the given defaults.
  */
 public final class MongoImages {
   public static final String PROPERTY = "geoshard.mongo.image";
