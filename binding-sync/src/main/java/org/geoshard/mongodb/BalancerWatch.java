@@ -84,8 +84,9 @@ final class BalancerWatch implements StageWatch {
           BalancerPolicy.PROPERTY);
       try (WaitingNotice notice = WaitingNotice.start("the balancer's round on " + where, STOP_WAIT,
           BalancerPolicy.PROPERTY + "=pause", LOG::info)) {
-        admin.withTimeout(STOP_WAIT.toMillis() + READ_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-            .runCommand(new Document("balancerStop", 1).append("maxTimeMS", STOP_WAIT.toMillis()));
+        // The deadline goes to the server as the command's maxTimeMS (the driver's timeoutMS): one given in the
+        // command as well would be a second field of the same name.
+        admin.withTimeout(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS).runCommand(new Document("balancerStop", 1));
         paused = true;
       } catch (MongoException e) {
         LOG.warn("Could not stop the balancer on {} ({}=pause): {}; the phase runs with it on.", where,

@@ -93,4 +93,38 @@ class BalancerWatchTest {
     assertThat(summary).containsEntry("committed", 30);
     assertThat((List<?>) summary.get("listed")).hasSize(BalancerWatch.LISTED);
   }
+
+  @Test
+  void pauseStopsARunningBalancerOnceForThePhaseAndStartsItAgainAtClose() {
+    InProcessMongo.BalancerBackend backend = new InProcessMongo.BalancerBackend();
+    try (InProcessMongo router = new InProcessMongo(0, backend)) {
+      BalancerWatch watch = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router");
+      watch.started("load");
+      assertThat(backend.mode).isEqualTo("off");
+      watch.started("after-load");  // the phase's first stage decided
+      assertThat(watch.ended("load", START, END)).containsEntry("balancer", "paused (was full)");
+      watch.close();
+      watch.close();
+      assertThat(backend.commands).containsExactly("balancerStop", "balancerStart");
+      assertThat(backend.mode).isEqualTo("full");
+    }
+  }
+
+  @Test
+  void aBalancerOffBeforeThePhaseIsLeftOffAndLeaveNeverTouchesIt() {
+    InProcessMongo.BalancerBackend backend = new InProcessMongo.BalancerBackend();
+    try (InProcessMongo router = new InProcessMongo(0, backend)) {
+      backend.mode = "off";
+      BalancerWatch paused = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router");
+      paused.started("run");
+      assertThat(paused.ended("run", START, END)).containsEntry("balancer", "off before the phase: left off");
+      paused.close();
+      backend.mode = "full";
+      BalancerWatch left = BalancerWatch.open(router.url("admin"), BalancerPolicy.LEAVE, "mongodb://router");
+      left.started("run");
+      assertThat(left.ended("run", START, END)).containsEntry("balancer", "left as it was (mode full)");
+      left.close();
+      assertThat(backend.commands).isEmpty();
+    }
+  }
 }

@@ -35,7 +35,7 @@ public final class InProcessMongo implements AutoCloseable {
    * A backend that answers {@code hello}/{@code isMaster} as a mongos does ({@code msg: "isdbgrid"}):
    * the stand-in for a shard's router in the routing tests, which never run sharding commands on it.
    */
-  static final class RouterBackend extends MemoryBackend {
+  static class RouterBackend extends MemoryBackend {
     @Override
     public de.bwaldvogel.mongo.bson.Document handleCommand(io.netty.channel.Channel channel, String database, String command,
         de.bwaldvogel.mongo.bson.Document query) {
@@ -44,6 +44,40 @@ public final class InProcessMongo implements AutoCloseable {
         answer.put("msg", "isdbgrid");
       }
       return answer;
+    }
+  }
+
+  /**
+   * A router stand-in that also answers the balancer's three mongos commands in the shapes of
+   * {@code Balancer::report} and {@code _configsvrBalancerStop/Start} ({@code balancer.cpp},
+   * {@code configsvr_control_balancer_command.cpp}): {@code balancerStatus} gives {@code mode},
+   * {@code inBalancerRound} and {@code numBalancerRounds}; {@code balancerStop} sets the mode off,
+   * {@code balancerStart} full. It moves no chunk: that is the container tests' part.
+   */
+  static final class BalancerBackend extends RouterBackend {
+    volatile String mode = "full";
+    final java.util.List<String> commands = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public de.bwaldvogel.mongo.bson.Document handleCommand(io.netty.channel.Channel channel, String database, String command,
+        de.bwaldvogel.mongo.bson.Document query) {
+      switch (command) {
+        case "balancerStatus" -> {
+          de.bwaldvogel.mongo.bson.Document answer = new de.bwaldvogel.mongo.bson.Document("mode", mode);
+          answer.put("inBalancerRound", false);
+          answer.put("numBalancerRounds", 7L);
+          answer.put("ok", 1.0);
+          return answer;
+        }
+        case "balancerStop", "balancerStart" -> {
+          commands.add(command);
+          mode = command.equals("balancerStop") ? "off" : "full";
+          return new de.bwaldvogel.mongo.bson.Document("ok", 1.0);
+        }
+        default -> {
+          return super.handleCommand(channel, database, command, query);
+        }
+      }
     }
   }
 
@@ -64,7 +98,11 @@ public final class InProcessMongo implements AutoCloseable {
    * @param asRouter answer {@code hello} as a mongos (see {@link RouterBackend})
    */
   public InProcessMongo(int port, boolean asRouter) {
-    MemoryBackend backend = asRouter ? new RouterBackend() : new MemoryBackend();
+    this(port, asRouter ? new RouterBackend() : new MemoryBackend());
+  }
+
+  /** On a backend of the test's own (e.g. {@link BalancerBackend}). */
+  InProcessMongo(int port, MemoryBackend backend) {
     server = new MongoServer(backend.version(WireVersion8.MONGO_4_2));
     server.bind("127.0.0.1", port);
     url = "mongodb://127.0.0.1:" + server.getLocalAddress().getPort();
