@@ -53,9 +53,13 @@ public record VersionRules(ServerFacts facts) {
     return !facts.featureVersion().atLeast(7, 0);
   }
 
-  /** {@code moveRange} exists from 6.0 (DOCS-15363); before it, {@code moveChunk} with a chunk's exact bounds. */
+  /**
+   * {@code moveRange} from 6.0 (DOCS-15363); before it, {@code moveChunk} with a chunk's exact bounds,
+   * which every version to 8.0 still runs: so a 6.0+ binary still at FCV 5.0 (an upgrade not finished)
+   * moves with it too, rather than count on a new command before the cluster has taken the version.
+   */
   public boolean hasMoveRange() {
-    return facts.version().atLeast(6, 0);
+    return facts.featureVersion().atLeast(6, 0);
   }
 
   /**

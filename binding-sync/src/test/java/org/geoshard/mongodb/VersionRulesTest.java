@@ -38,6 +38,7 @@ class VersionRulesTest {
   void rangesMoveWithMoveRangeFrom60AndTheBalancerWeighsDataFrom603() {
     assertThat(sharded("5.0.31", "5.0").rules().hasMoveRange()).isFalse();
     assertThat(sharded("6.0.0", "6.0").rules().hasMoveRange()).isTrue();
+    assertThat(sharded("6.0.19", "5.0").rules().hasMoveRange()).as("moveChunk until the FCV is 6.0").isFalse();
     assertThat(sharded("6.0.2", "6.0").rules().balancesByDataSize()).isFalse();
     assertThat(sharded("6.0.3", "6.0").rules().balancesByDataSize()).isTrue();
     assertThat(sharded("4.4.29", "4.4").rules().balancesByDataSize()).isFalse();
