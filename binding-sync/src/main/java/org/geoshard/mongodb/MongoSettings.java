@@ -396,7 +396,9 @@ public final class MongoSettings {
     if (b.indexTimeoutMs < 1) {
       problems.add("Property '" + INDEX_TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.indexTimeoutMs + ".");
     }
-    selectionBeyondDeadlines(b, urlSelection, urlTimeout, problems);
+    // The deadline requests get: the URL's, else the property, else the default.
+    long timeout = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
+    selectionBeyondDeadlines(b, urlSelection, urlTimeout, timeout, problems);
     if (b.maxConnections != null && b.maxConnections < 1) {
       problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
     }
@@ -445,7 +447,7 @@ public final class MongoSettings {
     this.serverSelectionTimeoutMs = urlSelection != null ? urlSelection
         : b.serverSelectionTimeoutMs != null ? b.serverSelectionTimeoutMs
         : TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
-    this.timeoutMs = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = timeout;
     this.indexTimeoutMs = b.indexTimeoutMs;
     this.connectWaitMs = b.connectWaitMs;
     this.maxConnections = b.maxConnections;
@@ -485,14 +487,14 @@ public final class MongoSettings {
    * the deadline decides which requests count as errors: the benchmark keeps the one the user set. The
    * 5 s default is not checked: nobody asked for it, and the README says the deadline bounds it.
    */
-  private static void selectionBeyondDeadlines(Builder b, Integer urlSelection, Long urlTimeout, List<String> problems) {
+  private static void selectionBeyondDeadlines(Builder b, Integer urlSelection, Long urlTimeout, long timeout,
+                                               List<String> problems) {
     Long selection = urlSelection != null ? Long.valueOf(urlSelection) : b.serverSelectionTimeoutMs;
     if (selection == null) {
       return;
     }
     String selectionSource = urlSelection != null ? "serverSelectionTimeoutMS=" + urlSelection + " in '" + URL + "'"
         : "Property '" + SERVER_SELECTION_TIMEOUT + "' (" + selection + " ms)";
-    long timeout = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
     String timeoutSource = urlTimeout != null ? "timeoutMS=" + urlTimeout + " in '" + URL + "'"
         : "'" + TIMEOUT_MS + "' (" + timeout + " ms" + (b.timeoutMs == null ? ", the default" : "") + ")";
     // A deadline below 1 ms (timeoutMS=0, none) is refused on its own above; no second sentence about it.
