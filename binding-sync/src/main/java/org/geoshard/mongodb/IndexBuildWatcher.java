@@ -37,6 +37,17 @@ import org.slf4j.LoggerFactory;
  * <p><b>Progress.</b> A long build (minutes at full scale) is not silent: at most every
  * {@code progressEvery} the watcher logs each shard's build as {@code $currentOp} reports it (its
  * {@code msg} and {@code progress.done}/{@code progress.total}, the share done, and how long it runs).
+ *
+ * <p><b>One build, one or two operations.</b> Up to 4.2 the client's {@code createIndexes} command is the
+ * build and carries {@code msg} and {@code progress} itself. From 4.4 a build shows as two operations on
+ * each server: the client's {@code createIndexes} (its connection's {@code desc}, no progress; it waits for
+ * the build) and the builder thread ({@code desc} {@code IndexBuildsCoordinatorMongod-N}, {@code op}
+ * "command", {@code ns} the collection, the caller's command merged into its {@code command}), which
+ * carries {@code msg} ("Index Build: scanning collection", "... inserting keys from external sorter into
+ * index") and {@code progress}. The watcher matches both, as the manual's filter does
+ * ({@code command.createIndexes}, or {@code op: "command"} with a {@code msg} starting "Index Build"),
+ * restricted to this namespace, and folds a sample's operations of one shard into one sighting: the
+ * longest running time, and {@code msg} and {@code progress} from the entry that has them.
  */
 final class IndexBuildWatcher {
   /** What was seen of the build on one shard (or the one server when not sharded). */
@@ -50,6 +61,8 @@ final class IndexBuildWatcher {
     long progressTotal = -1;
   }
 
+  /** How the builder's {@code msg} starts ("Index Build: scanning collection", ...). */
+  static final String BUILD_MESSAGE = "Index Build";
   /** Logs at most once per this interval: a status line, not a flood. */
   static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final Logger LOG = LoggerFactory.getLogger(IndexBuildWatcher.class);
@@ -79,8 +92,20 @@ final class IndexBuildWatcher {
   IndexBuildWatcher(MongoClient client, String database, String collection, long intervalMillis) {
     this(() -> client.getDatabase("admin").aggregate(List.of(
             new Document("$currentOp", new Document("allUsers", true).append("idleConnections", false)),
-            new Document("$match", new Document("command.createIndexes", collection))))
+            new Document("$match", currentOpFilter(database, collection))))
         .into(new ArrayList<>()), database, collection, TimeUnit.MILLISECONDS.toNanos(intervalMillis), System::nanoTime);
+  }
+
+  /**
+   * The operations of a build of {@code database.collection}: the client's {@code createIndexes}, and from
+   * 4.4 the builder thread (the manual's filter, narrowed to the namespace; {@link #isOurBuild} checks the
+   * database of the first kind, whose {@code ns} varies).
+   */
+  static Document currentOpFilter(String database, String collection) {
+    return new Document("$or", List.of(
+        new Document("command.createIndexes", collection),
+        new Document("op", "command").append("ns", database + "." + collection)
+            .append("msg", new Document("$regex", "^" + BUILD_MESSAGE))));
   }
 
   IndexBuildWatcher(Sampler sampler, String database, String collection, long intervalNanos, LongSupplier clock) {
@@ -153,43 +178,54 @@ final class IndexBuildWatcher {
       return false;
     }
     long response = clock.getAsLong();
-    synchronized (this) {
-      List<String> seenNow = new ArrayList<>();
-      for (Document op : ops) {
-        if (!isOurBuild(op)) {
-          continue;
-        }
-        String shard = op.getString("shard") != null ? op.getString("shard") : "server";
-        Sighting s = sightings.computeIfAbsent(shard, k -> new Sighting());
-        Object micros = op.get("microsecs_running");
-        long running = micros instanceof Number n ? n.longValue() : 0;
-        s.maxMicrosRunning = Math.max(s.maxMicrosRunning, running);
-        s.lastSeenRequestNanos = request;
-        s.goneResponseNanos = -1;
-        s.samples++;
-        if (op.getString("msg") != null) {
-          s.lastMessage = op.getString("msg");
-        }
-        if (op.get("progress") instanceof Document progress && progress.get("done") instanceof Number done
-            && progress.get("total") instanceof Number total) {
-          s.progressDone = done.longValue();
-          s.progressTotal = total.longValue();
-        }
-        seenNow.add(shard);
+    // One build per shard, seen as one operation (to 4.2) or two (4.4+: the client's and the builder's).
+    Map<String, List<Document>> byShard = new TreeMap<>();
+    for (Document op : ops) {
+      if (isOurBuild(op)) {
+        byShard.computeIfAbsent(op.getString("shard") != null ? op.getString("shard") : "server", k -> new ArrayList<>())
+            .add(op);
       }
-      if (!seenNow.isEmpty() && response - lastProgressNanos >= progressEveryNanos) {
+    }
+    synchronized (this) {
+      byShard.forEach((shard, shardOps) -> sighted(sightings.computeIfAbsent(shard, k -> new Sighting()), shardOps, request));
+      if (!byShard.isEmpty() && response - lastProgressNanos >= progressEveryNanos) {
         lastProgressNanos = response;
-        for (String shard : seenNow) {
+        for (String shard : byShard.keySet()) {
           progressLog.accept(progressLine(shard, sightings.get(shard)));
         }
       }
       sightings.forEach((shard, s) -> {
-        if (!seenNow.contains(shard) && s.goneResponseNanos < 0) {
+        if (!byShard.containsKey(shard) && s.goneResponseNanos < 0) {
           s.goneResponseNanos = response;
         }
       });
     }
     return true;
+  }
+
+  /**
+   * One sample's operations of one build: one sighting. Its message and progress come from the entry that
+   * counts progress (the builder from 4.4, the command itself before), else from any entry with a message.
+   */
+  private static void sighted(Sighting s, List<Document> shardOps, long request) {
+    s.lastSeenRequestNanos = request;
+    s.goneResponseNanos = -1;
+    s.samples++;
+    for (Document op : shardOps) {
+      if (op.get("microsecs_running") instanceof Number micros) {
+        s.maxMicrosRunning = Math.max(s.maxMicrosRunning, micros.longValue());
+      }
+    }
+    Document reporting = shardOps.stream().filter(op -> op.get("progress") instanceof Document).findFirst()
+        .orElse(shardOps.stream().filter(op -> op.getString("msg") != null).findFirst().orElse(shardOps.get(0)));
+    if (reporting.getString("msg") != null) {
+      s.lastMessage = reporting.getString("msg");
+    }
+    if (reporting.get("progress") instanceof Document progress && progress.get("done") instanceof Number done
+        && progress.get("total") instanceof Number total) {
+      s.progressDone = done.longValue();
+      s.progressTotal = total.longValue();
+    }
   }
 
   /** {@code Index build on rs0 (ycsb.restaurants): Index Build: scanning collection, 45.2% (12,345 of 27,300), running 35 s}. */
@@ -203,11 +239,14 @@ final class IndexBuildWatcher {
     return line.append(", running ").append(s.maxMicrosRunning / 1_000_000).append(" s").toString();
   }
 
+  /** The client's {@code createIndexes} on this collection, or (4.4+) the thread building its index. */
   private boolean isOurBuild(Document op) {
-    Document command = op.get("command", Document.class);
     String ns = op.getString("ns");
-    return command != null && collection.equals(command.get("createIndexes"))
-        && (ns == null || ns.startsWith(database + "."));
+    if (op.get("command") instanceof Document command && collection.equals(command.get("createIndexes"))) {
+      return ns == null || ns.startsWith(database + ".");  // the client's: db.coll, or db.$cmd on some servers
+    }
+    return "command".equals(op.getString("op")) && (database + "." + collection).equals(ns)
+        && op.getString("msg") != null && op.getString("msg").startsWith(BUILD_MESSAGE);
   }
 
   /**

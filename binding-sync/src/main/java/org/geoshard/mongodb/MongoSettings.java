@@ -206,8 +206,9 @@ public final class MongoSettings {
     }
 
     /**
-     * How long to wait for a server before failing; at least 1 s. Unset (the default): the URL's
-     * {@code serverSelectionTimeoutMS}, else 5 s.
+     * How long to wait for a server before failing; at least 1 s, and not longer than {@link #timeout} (the
+     * driver's deadline bounds server selection too: a longer one is refused, never cut silently). Unset (the
+     * default): the URL's {@code serverSelectionTimeoutMS}, else 5 s (bounded by the deadline when that is shorter).
      */
     public Builder serverSelectionTimeout(long timeout, TimeUnit unit) {
       this.serverSelectionTimeoutMs = unit.toMillis(timeout);
@@ -395,6 +396,9 @@ public final class MongoSettings {
     if (b.indexTimeoutMs < 1) {
       problems.add("Property '" + INDEX_TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.indexTimeoutMs + ".");
     }
+    // The deadline requests get: the URL's, else the property, else the default.
+    long timeout = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
+    selectionBeyondDeadlines(b, urlSelection, urlTimeout, timeout, problems);
     if (b.maxConnections != null && b.maxConnections < 1) {
       problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
     }
@@ -443,7 +447,7 @@ public final class MongoSettings {
     this.serverSelectionTimeoutMs = urlSelection != null ? urlSelection
         : b.serverSelectionTimeoutMs != null ? b.serverSelectionTimeoutMs
         : TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
-    this.timeoutMs = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = timeout;
     this.indexTimeoutMs = b.indexTimeoutMs;
     this.connectWaitMs = b.connectWaitMs;
     this.maxConnections = b.maxConnections;
@@ -474,6 +478,37 @@ public final class MongoSettings {
     this.maxDistance = b.maxDistance;
     this.doTransactions = b.doTransactions;
     this.commandListeners = List.copyOf(b.commandListeners);
+  }
+
+  /**
+   * Refuses a server selection timeout the user gave (property or URL) that is longer than a request's
+   * deadline: the driver's timeoutMS bounds server selection too, so it would silently wait the deadline,
+   * not the time asked for (pinned by ClientOptionsTest). Refused rather than the deadline raised, because
+   * the deadline decides which requests count as errors: the benchmark keeps the one the user set. The
+   * 5 s default is not checked: nobody asked for it, and the README says the deadline bounds it.
+   */
+  private static void selectionBeyondDeadlines(Builder b, Integer urlSelection, Long urlTimeout, long timeout,
+                                               List<String> problems) {
+    Long selection = urlSelection != null ? Long.valueOf(urlSelection) : b.serverSelectionTimeoutMs;
+    if (selection == null) {
+      return;
+    }
+    String selectionSource = urlSelection != null ? "serverSelectionTimeoutMS=" + urlSelection + " in '" + URL + "'"
+        : "Property '" + SERVER_SELECTION_TIMEOUT + "' (" + selection + " ms)";
+    String timeoutSource = urlTimeout != null ? "timeoutMS=" + urlTimeout + " in '" + URL + "'"
+        : "'" + TIMEOUT_MS + "' (" + timeout + " ms" + (b.timeoutMs == null ? ", the default" : "") + ")";
+    // A deadline below 1 ms (timeoutMS=0, none) is refused on its own above; no second sentence about it.
+    if (timeout >= 1 && selection > timeout) {
+      problems.add(selectionSource + " is longer than " + timeoutSource + ", every request's deadline, which bounds "
+          + "its server selection too: a request would give up after " + timeout + " ms, not " + selection
+          + " ms. Raise " + (urlTimeout != null ? "timeoutMS" : TIMEOUT_MS) + " to at least " + selection
+          + " or lower the server selection timeout to at most " + timeout + " ms.");
+    }
+    if (b.indexTimeoutMs >= 1 && selection > b.indexTimeoutMs) {
+      problems.add(selectionSource + " is longer than '" + INDEX_TIMEOUT_MS + "' (" + b.indexTimeoutMs + " ms), the "
+          + "index build's deadline, which bounds its server selection too. Raise " + INDEX_TIMEOUT_MS + " to at least "
+          + selection + " or lower the server selection timeout to at most " + b.indexTimeoutMs + " ms.");
+    }
   }
 
   /**

@@ -262,7 +262,8 @@ public abstract class FerretSuite {
    */
   @Test
   void requestsTheDriverFailsOnNeverExhaustThePool() throws Exception {
-    MongoBinding b = binding(MongoSettings.MAX_CONNECTIONS, "2", MongoSettings.TIMEOUT_MS, "3000");
+    MongoBinding b = binding(MongoSettings.MAX_CONNECTIONS, "2", MongoSettings.TIMEOUT_MS, "3000",
+        MongoSettings.SERVER_SELECTION_TIMEOUT, "3");
     long t = 1_769_731_200_000L;
     assertThat(b.upsertLastLocation(event("350000000000008", t, 1))).isEqualTo(Status.OK);
     for (int i = 0; i < 6; i++) {

@@ -28,6 +28,7 @@ class FirstContactTest {
     Properties p = new Properties();
     p.setProperty(MongoSettings.URL, url);
     p.setProperty(MongoSettings.SERVER_SELECTION_TIMEOUT, "500");  // the study's scenarios
+    p.setProperty(MongoSettings.TIMEOUT_MS, "3600000");
     p.setProperty(MongoSettings.CONNECT_WAIT, wait);
     return p;
   }

@@ -237,16 +237,49 @@ class MongoSettingsTest {
     assertThat(MongoSettings.fromProperties(props("mongodb.timeout.ms", "2500")).timeout(TimeUnit.MILLISECONDS))
         .isEqualTo(2500);
     MongoSettings fromUrl = MongoSettings.fromProperties(props("mongodb.url",
-        "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000&timeoutMS=9000"));
+        "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000&timeoutMS=90000"));
     assertThat(fromUrl.serverSelectionTimeout(TimeUnit.MILLISECONDS)).as("the URL's, not the 5 s default").isEqualTo(45_000);
-    assertThat(fromUrl.timeout(TimeUnit.MILLISECONDS)).isEqualTo(9_000);
+    assertThat(fromUrl.timeout(TimeUnit.MILLISECONDS)).isEqualTo(90_000);
     assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000",
-        "mongodb.serverSelectionTimeout", "5")).containsExactly(
+        "mongodb.serverSelectionTimeout", "5", "mongodb.timeout.ms", "60000")).containsExactly(
         "Property 'mongodb.serverSelectionTimeout' (5000 ms) disagrees with serverSelectionTimeoutMS=45000 in "
             + "'mongodb.url'; set it in one place.");
     assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?timeoutMS=0")).containsExactly(
         "'mongodb.url' sets timeoutMS=0 (no deadline), but every request needs one: remove it and set mongodb.timeout.ms.");
     assertThat(problems("mongodb.timeout.ms", "0")).hasSize(1);
+  }
+
+  /** The driver's deadline bounds server selection too (ClientOptionsTest pins it): a longer selection is refused. */
+  @Test
+  void aServerSelectionTimeoutLongerThanTheDeadlineIsRefusedNamingBoth() throws Exception {
+    assertThat(problems("mongodb.serverSelectionTimeout", "20", "mongodb.timeout.ms", "300")).containsExactly(
+        "Property 'mongodb.serverSelectionTimeout' (20000 ms) is longer than 'mongodb.timeout.ms' (300 ms), every "
+            + "request's deadline, which bounds its server selection too: a request would give up after 300 ms, not "
+            + "20000 ms. Raise mongodb.timeout.ms to at least 20000 or lower the server selection timeout to at most 300 ms.");
+    assertThat(problems("mongodb.serverSelectionTimeout", "60")).as("against the default deadline").containsExactly(
+        "Property 'mongodb.serverSelectionTimeout' (60000 ms) is longer than 'mongodb.timeout.ms' (30000 ms, the default), "
+            + "every request's deadline, which bounds its server selection too: a request would give up after 30000 ms, "
+            + "not 60000 ms. Raise mongodb.timeout.ms to at least 60000 or lower the server selection timeout to at most "
+            + "30000 ms.");
+    assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000&timeoutMS=9000"))
+        .containsExactly("serverSelectionTimeoutMS=45000 in 'mongodb.url' is longer than timeoutMS=9000 in 'mongodb.url', "
+            + "every request's deadline, which bounds its server selection too: a request would give up after 9000 ms, "
+            + "not 45000 ms. Raise timeoutMS to at least 45000 or lower the server selection timeout to at most 9000 ms.");
+    assertThat(problems("mongodb.serverSelectionTimeout", "500", "mongodb.index.timeout.ms", "60000",
+        "mongodb.timeout.ms", "3600000")).containsExactly(
+        "Property 'mongodb.serverSelectionTimeout' (500000 ms) is longer than 'mongodb.index.timeout.ms' (60000 ms), the "
+            + "index build's deadline, which bounds its server selection too. Raise mongodb.index.timeout.ms to at least "
+            + "500000 or lower the server selection timeout to at most 60000 ms.");
+    assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?timeoutMS=0&serverSelectionTimeoutMS=5000"))
+        .as("no deadline is refused on its own, not as a second sentence").hasSize(1);
+
+    MongoSettings equal = MongoSettings.fromProperties(props("mongodb.serverSelectionTimeout", "30"));
+    assertThat(equal.serverSelectionTimeout(TimeUnit.SECONDS)).as("as long as the default deadline").isEqualTo(30);
+    MongoSettings scenario = MongoSettings.fromProperties(props("mongodb.serverSelectionTimeout", "500",
+        "mongodb.timeout.ms", "3600000"));
+    assertThat(scenario.serverSelectionTimeout(TimeUnit.SECONDS)).as("the geo scenario files'").isEqualTo(500);
+    MongoSettings shortDeadline = MongoSettings.fromProperties(props("mongodb.timeout.ms", "300"));
+    assertThat(shortDeadline.serverSelectionTimeout(TimeUnit.SECONDS)).as("the default is not checked").isEqualTo(5);
   }
 
   @Test

@@ -38,7 +38,7 @@ class TimeoutContainerTest {
       String url = mongo.getConnectionString() + "/ycsb?directConnection=true";
       Properties p = new Properties();
       p.setProperty("mongodb.url", url);
-      p.setProperty("mongodb.serverSelectionTimeout", "30");
+      p.setProperty("mongodb.serverSelectionTimeout", "2");  // not above the deadline
       p.setProperty("mongodb.timeout.ms", "2000");
       MongoGeoBinding db = new MongoGeoBinding();
       db.setProperties(p);

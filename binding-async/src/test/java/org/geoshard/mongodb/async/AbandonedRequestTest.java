@@ -54,7 +54,7 @@ class AbandonedRequestTest {
   void requestsTheDriverAbandonsGiveTheirConnectionsBack() throws Exception {
     Properties p = new Properties();
     p.setProperty("mongodb.url", "mongodb://127.0.0.1:" + server.getLocalAddress().getPort() + "/ycsb");
-    p.setProperty("mongodb.serverSelectionTimeout", "5");
+    p.setProperty("mongodb.serverSelectionTimeout", "2");
     p.setProperty("mongodb.maxconnections", "2");
     p.setProperty("mongodb.timeout.ms", "2000");
     MongoAsyncBinding db = new MongoAsyncBinding();
