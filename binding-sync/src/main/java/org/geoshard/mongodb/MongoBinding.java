@@ -238,8 +238,8 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     if (!cellKey.active() || !facts.sharded() || facts.rules().nearTargeting() == VersionRules.NearTargeting.TARGETED) {
       return null;
     }
-    return "mongodb.shardkey is the cell key, but " + facts.rules().rows(true, false).get(0).applies()
-        + " (binding-sync/README.md, version table).";
+    return "mongodb.shardkey is the cell key, but its near queries may not be targeted by it ("
+        + facts.rules().nearTargetingSaid() + "; binding-sync/README.md, MongoDB versions).";
   }
 
   private void refuseAnLklKeyTheServerCannotUpsert() throws MongoStartException {

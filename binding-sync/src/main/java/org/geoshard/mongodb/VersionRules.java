@@ -84,17 +84,23 @@ public record VersionRules(ServerFacts facts) {
     return facts.version().atLeast(4, 4);
   }
 
+  /** What {@link #nearTargeting()} means for the cell covering, in one sentence for a person. */
+  public String nearTargetingSaid() {
+    return switch (nearTargeting()) {
+      case TARGETED -> "targeted: mongos plans on the covering, so a query goes only to the shards owning its cells";
+      case EVERY_SHARD -> "every shard: mongos " + facts.version() + " gives any near query all-values bounds, so the"
+          + " covering costs work and targets nothing";
+      case NOT_PINNED -> "not pinned for " + facts.version() + ": early 5.0 sends near queries to every shard, late 5.0"
+          + " code plans on the covering; run.json queryTargeting shows what this router did";
+    };
+  }
+
   /** The rows that matter to a scenario, for preflight and {@code run.json}. */
   public List<Row> rows(boolean cellKey, boolean lastLocation) {
     List<Row> rows = new ArrayList<>();
     if (facts.sharded() && cellKey) {
-      rows.add(new Row(NEAR_TOPIC, switch (nearTargeting()) {
-        case TARGETED -> "targeted: mongos plans on the covering, so a query goes only to the shards owning its cells";
-        case EVERY_SHARD -> "every shard: mongos " + facts.version() + " gives any near query all-values bounds, so the"
-            + " covering costs work and targets nothing";
-        case NOT_PINNED -> "not pinned for " + facts.version() + ": early 5.0 sends near queries to every shard, late 5.0"
-            + " code plans on the covering; run.json queryTargeting shows what this router did";
-      }, "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)"));
+      rows.add(new Row(NEAR_TOPIC, nearTargetingSaid(),
+          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)"));
     }
     if (facts.sharded()) {
       rows.add(new Row("moving a range", hasMoveRange() ? "moveRange with min and max of each chunk"
