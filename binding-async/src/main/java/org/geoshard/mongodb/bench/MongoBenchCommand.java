@@ -1,11 +1,13 @@
 package org.geoshard.mongodb.bench;
 
+import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.geoshard.harness.api.WaitingNotice;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
@@ -174,6 +177,8 @@ public final class MongoBenchCommand implements GeoshardCommand {
     Session session = new Session(given, scratch);
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
+      LOG.warn("bench mongodb: interrupted; stopping the run in progress{}.", session.standIn == null ? ""
+          : " and the FerretDB stand-in");
       session.stop();
       try {
         finished.await(10, TimeUnit.SECONDS);
@@ -184,6 +189,12 @@ public final class MongoBenchCommand implements GeoshardCommand {
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       return session.run();
+    } catch (ConfigException e) {
+      e.problems().forEach(p -> LOG.error("bench mongodb: {}", p));
+      return ExitCodes.USAGE;
+    } catch (StartFailedException | IOException | MongoException e) {
+      LOG.error("bench mongodb: {}", Secrets.maskText(e.getMessage()));
+      return ExitCodes.FAILED;
     } finally {
       session.close();
       deleteRecursively(scratch);
@@ -257,7 +268,10 @@ public final class MongoBenchCommand implements GeoshardCommand {
     private boolean loaded(MongoSettings settings, String table) throws ConfigException, StartFailedException,
         IOException {
       long count;
-      try (MongoClient client = MongoClients.create(BareClients.settings(settings))) {
+      try (MongoClient client = MongoClients.create(BareClients.settings(settings));
+           WaitingNotice notice = WaitingNotice.start(String.join(", ", settings.connectionString().getHosts()),
+               Duration.ofMillis(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS)),
+               MongoSettings.SERVER_SELECTION_TIMEOUT, LOG::info)) {
         count = client.getDatabase(settings.database()).getCollection(table).countDocuments();
       }
       if (count == records) {
