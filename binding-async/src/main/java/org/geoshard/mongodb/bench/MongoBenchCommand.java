@@ -27,6 +27,7 @@ import org.geoshard.harness.output.Formats;
 import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.StartFailedException;
+import org.geoshard.mongodb.Failures;
 import org.geoshard.mongodb.MongoSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -273,6 +274,10 @@ public final class MongoBenchCommand implements GeoshardCommand {
                Duration.ofMillis(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS)),
                MongoSettings.SERVER_SELECTION_TIMEOUT, LOG::info)) {
         count = client.getDatabase(settings.database()).getCollection(table).countDocuments();
+      } catch (MongoException e) {
+        // The bindings' own sentence for a server that cannot be reached or used (masked, with what to check).
+        LOG.error("bench mongodb: {}", Failures.describe(e, settings, settings.url(), null));
+        return false;
       }
       if (count == records) {
         out.printf("using the %s records already in %s.%s%n", Formats.grouped(count), settings.database(), table);
