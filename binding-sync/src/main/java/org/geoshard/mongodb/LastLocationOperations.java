@@ -77,7 +77,7 @@ public final class LastLocationOperations implements LastLocationContract {
    */
   @Override
   public Status upsertLastLocation(LocationEvent event) {
-    return outcomes.attempt("upsert of " + event.userId(), () -> {
+    return outcomes.attempt("upsert of ", event.userId(), () -> {
       for (int attempt = 0; ; attempt++) {
         try {
           path.updateOne(Op.LKL_UPSERT, settings.lkl(), LastLocationDocuments.olderThan(event),
@@ -98,7 +98,7 @@ public final class LastLocationOperations implements LastLocationContract {
   @Override
   public Status readLastLocation(String userId, List<LocationEvent> out) {
     out.clear();
-    return outcomes.attempt("read of " + userId, () -> {
+    return outcomes.attempt("read of ", userId, () -> {
       Document found = path.first(Op.LKL_READ, settings.lkl(), RequestPath.Find.of(new Document("_id", userId)));
       if (found != null) {
         out.add(LastLocationDocuments.fromLastKnown(found));
@@ -110,7 +110,7 @@ public final class LastLocationOperations implements LastLocationContract {
   @Override
   public Status historyRange(String userId, long fromMs, long toMs, List<LocationEvent> out) {
     out.clear();
-    Status status = outcomes.attempt("history of " + userId, () -> {
+    Status status = outcomes.attempt("history of ", userId, () -> {
       // The splits are in time order and each answer is sorted: appending them merges them.
       for (String name : settings.historiesBetween(fromMs, toMs)) {
         path.find(Op.HISTORY_RANGE, name, RequestPath.Find.of(LastLocationDocuments.range(userId, fromMs, toMs))

@@ -233,7 +233,7 @@ public final class MongoOperations implements GeoContract {
     Document document = new Document("_id", key);
     document.putAll(fields(values));
     if (settings.ycsbBatchSize() == 1) {
-      return outcomes.attempt("insert of " + key, () -> {
+      return outcomes.attempt("insert of ", key, () -> {
         if (settings.upsert()) {
           path.upsertById(Op.INSERT, table, document);
         } else {
@@ -269,7 +269,7 @@ public final class MongoOperations implements GeoContract {
   }
 
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    return outcomes.attempt("read of " + key, () -> {
+    return outcomes.attempt("read of ", key, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", key));
       sent(table, find.limit(1));  // what first() sends
       Document found = path.first(Op.READ, table, fields == null ? find : find.projection(YcsbDocuments.projection(fields)));
@@ -283,7 +283,7 @@ public final class MongoOperations implements GeoContract {
 
   public Status scan(String table, String startKey, int recordCount, Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
-    return outcomes.attempt("scan from " + startKey, () -> {
+    return outcomes.attempt("scan from ", startKey, () -> {
       RequestPath.Find find = RequestPath.Find.of(new Document("_id", new Document("$gte", startKey)))
           .sort(new Document("_id", 1)).limit(recordCount);
       sent(table, find);
@@ -299,7 +299,7 @@ public final class MongoOperations implements GeoContract {
   }
 
   public Status update(String table, String key, Map<String, ByteIterator> values) {
-    return outcomes.attempt("update of " + key, () -> {
+    return outcomes.attempt("update of ", key, () -> {
       UpdateResult updated = path.updateOne(Op.UPDATE, table, new Document("_id", key),
           new Document("$set", fields(values)), new com.mongodb.client.model.UpdateOptions());
       return updated.wasAcknowledged() && updated.getMatchedCount() == 0 ? Status.NOT_FOUND : Status.OK;
@@ -307,7 +307,7 @@ public final class MongoOperations implements GeoContract {
   }
 
   public Status delete(String table, String key) {
-    return outcomes.attempt("delete of " + key, () -> {
+    return outcomes.attempt("delete of ", key, () -> {
       DeleteResult deleted = path.deleteOne(Op.DELETE, table, new Document("_id", key));
       return deleted.wasAcknowledged() && deleted.getDeletedCount() == 0 ? Status.NOT_FOUND : Status.OK;
     });
@@ -330,10 +330,18 @@ public final class MongoOperations implements GeoContract {
 
     /** Runs one request; any failure is an error of it, never an exception for the harness. */
     Status attempt(String what, Supplier<Status> request) {
+      return attempt(what, "", request);
+    }
+
+    /**
+     * The same, for a request on one record: the failure says {@code what + subject} ("read of user12"),
+     * joined only when it failed, not on every request.
+     */
+    Status attempt(String what, String subject, Supplier<Status> request) {
       try {
         return request.get();
       } catch (RuntimeException e) {
-        failures.failed(what, e);
+        failures.failed(what + subject, e);
         return Status.ERROR;
       }
     }
