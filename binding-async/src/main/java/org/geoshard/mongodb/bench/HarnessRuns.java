@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.geoshard.harness.binding.BindingRegistry;
+import org.geoshard.harness.cli.BenchCommand;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
@@ -11,7 +12,6 @@ import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
 import org.geoshard.harness.run.StopReason;
-import site.ycsb.workloads.CoreWorkload;
 
 /**
  * The bindings as a user runs them: YCSB's CoreWorkload through the harness {@link Runner}, every
@@ -33,19 +33,9 @@ final class HarnessRuns {
     this.registry = registry;
   }
 
-  /** YCSB's workload C over {@code records} records: read only, zipfian, all fields (10 of 100 bytes). */
+  /** YCSB's workload C over {@code records} records, as the harness's own bench reads it. */
   static Properties workloadc(long records) {
-    Properties p = new Properties();
-    p.setProperty(RunSettings.WORKLOAD, CoreWorkload.class.getName());
-    p.setProperty(RunSettings.RECORD_COUNT, Long.toString(records));
-    p.setProperty(RunSettings.OPERATION_COUNT, "0");
-    p.setProperty("readallfields", "true");
-    p.setProperty("readproportion", "1");
-    p.setProperty("updateproportion", "0");
-    p.setProperty("scanproportion", "0");
-    p.setProperty("insertproportion", "0");
-    p.setProperty("requestdistribution", "zipfian");
-    return p;
+    return BenchCommand.workloadc(records);
   }
 
   /** Loads the records through {@code mongodb-geo}'s YCSB load path (batches of 100). */

@@ -187,10 +187,18 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** YCSB's workloadc: read only, zipfian requests over 1,000,000 records of 10 fields. */
   static Properties workloadc() {
+    return workloadc(1_000_000);
+  }
+
+  /**
+   * YCSB's workload C over {@code records} records: read only, zipfian, all fields (10 of 100 bytes); the
+   * benches of the bindings ({@code bench postgis}, {@code bench mongodb}) read the same shape.
+   */
+  public static Properties workloadc(long records) {
     Properties p = new Properties();
     p.setProperty(RunSettings.WORKLOAD, CoreWorkload.class.getName());
-    p.setProperty("recordcount", "1000000");
-    p.setProperty("operationcount", "0");
+    p.setProperty(RunSettings.RECORD_COUNT, Long.toString(records));
+    p.setProperty(RunSettings.OPERATION_COUNT, "0");
     p.setProperty("readallfields", "true");
     p.setProperty("readproportion", "1");
     p.setProperty("updateproportion", "0");
