@@ -2,6 +2,8 @@ package org.geoshard.mongodb;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,5 +33,17 @@ public final class ClientOptions {
         .minSize(Math.min(settings.poolSize(), cs.getMinConnectionPoolSize() == null ? 0 : cs.getMinConnectionPoolSize())));
     settings.commandListeners().forEach(builder::addCommandListener);
     return builder;
+  }
+
+  /** The database of {@code settings} on a sync client, with the bindings' write concern and read preference. */
+  public static MongoDatabase database(MongoClient client, MongoSettings settings) {
+    MongoDatabase database = client.getDatabase(settings.database());
+    if (settings.writeConcern() != null) {
+      database = database.withWriteConcern(settings.writeConcern());
+    }
+    if (settings.readPreference() != null) {
+      database = database.withReadPreference(settings.readPreference());
+    }
+    return database;
   }
 }

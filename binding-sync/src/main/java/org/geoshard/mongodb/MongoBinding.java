@@ -157,14 +157,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
 
   /** The database of {@code mongodb.url} with the binding's write concern and read preference. */
   protected static MongoDatabase database(SharedClients.Lease lease, MongoSettings settings) {
-    MongoDatabase database = lease.client().getDatabase(settings.database());
-    if (settings.writeConcern() != null) {
-      database = database.withWriteConcern(settings.writeConcern());
-    }
-    if (settings.readPreference() != null) {
-      database = database.withReadPreference(settings.readPreference());
-    }
-    return database;
+    return ClientOptions.database(lease.client(), settings);
   }
 
   // ---- preparation and topology, on the sync client of mongodb.url ----

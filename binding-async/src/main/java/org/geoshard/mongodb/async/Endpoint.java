@@ -91,14 +91,7 @@ final class Endpoint {
 
   private Pool newPool() {
     MongoClient client = opener.get();
-    MongoDatabase database = client.getDatabase(settings.database());
-    if (settings.writeConcern() != null) {
-      database = database.withWriteConcern(settings.writeConcern());
-    }
-    if (settings.readPreference() != null) {
-      database = database.withReadPreference(settings.readPreference());
-    }
-    return new Pool(client, database);
+    return new Pool(client, ReactiveClientOptions.database(client, settings));
   }
 
   /**

@@ -4,14 +4,15 @@ import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoDatabase;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.bson.Document;
+import org.geoshard.mongodb.ClientOptions;
 import org.geoshard.mongodb.MongoSettings;
+import org.geoshard.mongodb.async.ReactiveClientOptions;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
@@ -35,27 +36,14 @@ final class BareClients {
     void close();
   }
 
+  /** The bindings' own client settings ({@link ClientOptions}), under an application name of the bare loop's. */
   static MongoClientSettings settings(MongoSettings s) {
-    return MongoClientSettings.builder()
-        .applyConnectionString(s.connectionString())
-        .applicationName("geoshard-bare")
-        .timeout(s.timeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
-        .applyToClusterSettings(b -> b.serverSelectionTimeout(s.serverSelectionTimeout(TimeUnit.MILLISECONDS),
-            TimeUnit.MILLISECONDS))
-        .applyToConnectionPoolSettings(b -> b.maxSize(s.poolSize()))
-        .build();
+    return ClientOptions.builder(s.connectionString(), s).applicationName("geoshard-bare").build();
   }
 
   static Bare sync(MongoSettings s, String table) {
     MongoClient client = MongoClients.create(settings(s));
-    MongoDatabase database = client.getDatabase(s.database());
-    if (s.writeConcern() != null) {
-      database = database.withWriteConcern(s.writeConcern());
-    }
-    if (s.readPreference() != null) {
-      database = database.withReadPreference(s.readPreference());
-    }
-    MongoCollection<Document> collection = database.getCollection(table);
+    MongoCollection<Document> collection = ClientOptions.database(client, s).getCollection(table);
     return new Bare() {
       @Override
       public Predicate<String> reader() {
@@ -72,14 +60,8 @@ final class BareClients {
   static Bare reactive(MongoSettings s, String table) {
     com.mongodb.reactivestreams.client.MongoClient client =
         com.mongodb.reactivestreams.client.MongoClients.create(settings(s));
-    com.mongodb.reactivestreams.client.MongoDatabase database = client.getDatabase(s.database());
-    if (s.writeConcern() != null) {
-      database = database.withWriteConcern(s.writeConcern());
-    }
-    if (s.readPreference() != null) {
-      database = database.withReadPreference(s.readPreference());
-    }
-    com.mongodb.reactivestreams.client.MongoCollection<Document> collection = database.getCollection(table);
+    com.mongodb.reactivestreams.client.MongoCollection<Document> collection =
+        ReactiveClientOptions.database(client, s).getCollection(table);
     long waitMs = s.timeout(TimeUnit.MILLISECONDS) + 2_000;
     return new Bare() {
       @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.geoshard.harness.cli.LoadAverage;
 
 /**
  * The bare driver's closed loop: {@code threads} threads, each reading one key after the other for a
@@ -66,7 +67,7 @@ final class BareLoop {
     }
     double elapsed = (System.nanoTime() - started) / 1e9;
     return new ClientRun(client, found.sum(), failed.sum(), elapsed, ProcessCpu.nanos() - cpuBefore,
-        ProcessCpu.loadAverage());
+        LoadAverage.oneMinute());
   }
 
   /** What the first failed read threw, or "reads found nothing" when none threw. */

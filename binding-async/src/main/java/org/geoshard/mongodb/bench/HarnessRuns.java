@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.cli.BenchCommand;
+import org.geoshard.harness.cli.LoadAverage;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunResult;
@@ -55,7 +56,7 @@ final class HarnessRuns {
     RunResult result = execute(Phase.RUN, binding, p);
     long cpu = ProcessCpu.nanos() - cpuBefore;
     long succeeded = result.operations() - result.errors();
-    return new ClientRun(binding, succeeded, result.errors(), result.runtimeMs() / 1000.0, cpu, ProcessCpu.loadAverage());
+    return new ClientRun(binding, succeeded, result.errors(), result.runtimeMs() / 1000.0, cpu, LoadAverage.oneMinute());
   }
 
   private Properties properties(long records, int threads, String label) {

@@ -5,21 +5,19 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.geoshard.harness.api.WaitingNotice;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
+import org.geoshard.harness.cli.ScratchFolder;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.Secrets;
 import org.geoshard.harness.config.UnknownProperties;
@@ -174,8 +172,8 @@ public final class MongoBenchCommand implements GeoshardCommand {
       problems.forEach(p -> LOG.error("bench mongodb: {}", p));
       return ExitCodes.USAGE;
     }
-    Path scratch = Files.createTempDirectory("geoshard-bench-mongodb");
-    Session session = new Session(given, scratch);
+    ScratchFolder scratch = ScratchFolder.create("geoshard-bench-mongodb");
+    Session session = new Session(given, scratch.path());
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       LOG.warn("bench mongodb: interrupted; stopping the run in progress{}.", session.standIn == null ? ""
@@ -197,8 +195,8 @@ public final class MongoBenchCommand implements GeoshardCommand {
       LOG.error("bench mongodb: {}", Secrets.maskText(e.getMessage()));
       return ExitCodes.FAILED;
     } finally {
-      session.close();
-      deleteRecursively(scratch);
+      session.close();  // the stand-in first: its data is in the scratch folder
+      scratch.close();
       finished.countDown();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
@@ -383,14 +381,6 @@ public final class MongoBenchCommand implements GeoshardCommand {
       StandIn s = standIn;
       if (s != null) {
         s.close();
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
       }
     }
   }

@@ -1,9 +1,7 @@
 package org.geoshard.mongodb.bench;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import org.geoshard.harness.cli.LoadAverage;
 
 /**
  * The CPU time of this JVM (user + system, every thread), as the operating system counts it. The
@@ -25,25 +23,9 @@ final class ProcessCpu {
         + " (com.sun.management.OperatingSystemMXBean): bench mongodb needs it.");
   }
 
-  /** The one-minute load average, NaN where /proc/loadavg is missing. */
-  static double loadAverage() {
-    try {
-      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
-  }
-
   /** The machine line of the report's header: cores and the load averages (1, 5, 15 minutes). */
   static String machine() {
-    String load;
-    try {
-      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      load = parts[0] + ", " + parts[1] + ", " + parts[2];
-    } catch (IOException | RuntimeException e) {
-      load = "unknown";
-    }
-    return Runtime.getRuntime().availableProcessors() + " cores, load average " + load + ", Java "
+    return Runtime.getRuntime().availableProcessors() + " cores, load average " + LoadAverage.described() + ", Java "
         + System.getProperty("java.version");
   }
 }

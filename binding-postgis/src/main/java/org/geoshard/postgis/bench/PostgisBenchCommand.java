@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.cli.DatasetInput;
 import org.geoshard.geo.dataset.RestaurantDataset;
@@ -25,9 +24,11 @@ import org.geoshard.geo.query.QueryGenerator;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.GeoshardCommand;
+import org.geoshard.harness.cli.LoadAverage;
+import org.geoshard.harness.cli.ScratchFolder;
 import org.geoshard.harness.output.Formats;
-import org.geoshard.postgis.PostgisSettings;
 import org.geoshard.postgis.Connections;
+import org.geoshard.postgis.PostgisSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -112,7 +113,8 @@ public final class PostgisBenchCommand implements GeoshardCommand {
       LOG.error("bench postgis starts bin/ycsb and needs to know where geoshard is: run it through bin/ycsb.");
       return ExitCodes.USAGE;
     }
-    Path scratch = Files.createTempDirectory("geoshard-bench-postgis");
+    // Closed in finally, not by try-with-resources: the catch below reads a child's log inside it.
+    ScratchFolder scratch = ScratchFolder.create("geoshard-bench-postgis");
     try {
       Path props = scratch.resolve("bench.properties");
       writePrivately(props, properties);
@@ -150,7 +152,7 @@ public final class PostgisBenchCommand implements GeoshardCommand {
     } catch (ChildFailed e) {
       return fail(e.getMessage(), e.log);
     } finally {
-      deleteRecursively(scratch);
+      scratch.close();
     }
   }
 
@@ -184,7 +186,7 @@ public final class PostgisBenchCommand implements GeoshardCommand {
     if (outcome.failed() > 0) {
       throw new ChildFailed("pgbench had " + outcome.failed() + " failed transactions", log);
     }
-    return new ClientRun("pgbench", outcome.transactions(), outcome.throughput(), cpu, loadAverage());
+    return new ClientRun("pgbench", outcome.transactions(), outcome.throughput(), cpu, LoadAverage.oneMinute());
   }
 
   private ClientRun ycsb(Path home, Path props, Path folder) throws IOException, InterruptedException, ChildFailed {
@@ -202,7 +204,7 @@ public final class PostgisBenchCommand implements GeoshardCommand {
     if (outcome.errors() > 0) {
       throw new ChildFailed("bin/ycsb run had " + outcome.errors() + " failed operations", log);
     }
-    return new ClientRun("ycsb", outcome.queries(), outcome.throughput(), cpu, loadAverage());
+    return new ClientRun("ycsb", outcome.queries(), outcome.throughput(), cpu, LoadAverage.oneMinute());
   }
 
   /** bin/ycsb as its own process: the client measured is the one users run, launcher and JVM start-up included. */
@@ -262,27 +264,11 @@ public final class PostgisBenchCommand implements GeoshardCommand {
     }
   }
 
-  private static double loadAverage() {
-    try {
-      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
-  }
-
   /** The children read the resolved properties from a file only this user can read (it may hold a password). */
   private static void writePrivately(Path file, Properties properties) throws IOException {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       properties.store(writer, "bin/ycsb bench postgis");
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 

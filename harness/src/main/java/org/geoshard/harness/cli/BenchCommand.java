@@ -3,7 +3,6 @@ package org.geoshard.harness.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,8 +67,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (threads < 1 || seconds < 1 || warmup < 0) {
       throw new ConfigException("bench: -threads and -seconds must be at least 1 and -warmup at least 0.");
     }
-    Path scratch = Files.createTempDirectory("geoshard-bench");
-    try {
+    try (ScratchFolder scratch = ScratchFolder.create("geoshard-bench")) {
       if (warmup > 0) {
         runOnce(scratch.resolve("warmup"), false, warmup);
       }
@@ -94,8 +92,6 @@ public final class BenchCommand implements Callable<Integer> {
           seconds, Formats.grouped(Math.round(checkThroughput)), sampler.path("meanMicros").asText(),
           sampler.path("maxMicros").asText(), sampler.path("intervals").asText());
       return measured.hasFailures() || unmeasured.hasFailures() ? ExitCodes.FAILED : ExitCodes.OK;
-    } finally {
-      deleteRecursively(scratch);
     }
   }
 
@@ -206,16 +202,6 @@ public final class BenchCommand implements Callable<Integer> {
     p.setProperty("insertproportion", "0");
     p.setProperty("requestdistribution", "zipfian");
     return p;
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    List<Path> paths = new ArrayList<>();
-    try (var walk = Files.walk(root)) {
-      walk.forEach(paths::add);
-    }
-    for (int i = paths.size() - 1; i >= 0; i--) {
-      Files.deleteIfExists(paths.get(i));
-    }
   }
 
 }
