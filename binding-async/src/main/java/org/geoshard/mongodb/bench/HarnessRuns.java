@@ -34,11 +34,6 @@ final class HarnessRuns {
     this.registry = registry;
   }
 
-  /** YCSB's workload C over {@code records} records, as the harness's own bench reads it. */
-  static Properties workloadc(long records) {
-    return BenchCommand.workloadc(records);
-  }
-
   /** Loads the records through {@code mongodb-geo}'s YCSB load path (batches of 100). */
   RunResult load(long records, int threads) throws ConfigException, StartFailedException, IOException {
     Properties p = properties(records, threads, "load");
@@ -62,7 +57,7 @@ final class HarnessRuns {
   private Properties properties(long records, int threads, String label) {
     Properties p = new Properties();
     p.putAll(base);
-    p.putAll(workloadc(records));
+    p.putAll(BenchCommand.workloadc(records));  // as the harness's own bench reads it
     p.setProperty(RunSettings.THREAD_COUNT, Integer.toString(threads));
     p.setProperty(RunSettings.STATUS_INTERVAL, "0");
     // The bare loop samples no server and explains no query: neither does the client compared with it.

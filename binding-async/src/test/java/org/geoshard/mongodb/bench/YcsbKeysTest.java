@@ -19,7 +19,7 @@ class YcsbKeysTest {
 
   @Test
   void keysAreNamedAsCoreWorkloadLoadsThem() throws Exception {
-    Properties p = HarnessRuns.workloadc(100);
+    Properties p = org.geoshard.harness.cli.BenchCommand.workloadc(100);
     Measurements.setProperties(p);  // CoreWorkload's constructor reads YCSB's global measurements
     Naming naming = new Naming();
     naming.init(p);
