@@ -82,9 +82,7 @@ final class MongoPreflight {
     List<Check> checks = new ArrayList<>();
     for (VersionRules.Row row : facts.rules().rows(cellKey, false)) {
       String detail = row.applies() + " [" + row.source() + "]";
-      boolean untargeted = row.topic().equals(VersionRules.NEAR_TOPIC)
-          && facts.rules().nearTargeting() != VersionRules.NearTargeting.TARGETED;
-      checks.add(untargeted ? Check.warn(row.topic(), detail) : Check.ok(row.topic(), detail));
+      checks.add(row.caution() ? Check.warn(row.topic(), detail) : Check.ok(row.topic(), detail));
     }
     if (lklKeyProblem != null) {
       checks.add(Check.fail("Last-Known-Location upsert", lklKeyProblem));

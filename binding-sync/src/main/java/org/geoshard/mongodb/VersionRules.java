@@ -26,8 +26,14 @@ public record VersionRules(ServerFacts facts) {
   /** The topic of the near-targeting row. */
   public static final String NEAR_TOPIC = "near queries with the cell covering";
 
-  /** One row of the table as it applies to this server: topic, what applies, and its source. */
-  public record Row(String topic, String applies, String source) {
+  /**
+   * One row of the table as it applies to this server: topic, what applies, its source, and whether
+   * what applies works against the scenario (preflight warns of it).
+   */
+  public record Row(String topic, String applies, String source, boolean caution) {
+    Row(String topic, String applies, String source) {
+      this(topic, applies, source, false);
+    }
   }
 
   /**
@@ -100,7 +106,8 @@ public record VersionRules(ServerFacts facts) {
     List<Row> rows = new ArrayList<>();
     if (facts.sharded() && cellKey) {
       rows.add(new Row(NEAR_TOPIC, nearTargetingSaid(),
-          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)"));
+          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)",
+          nearTargeting() != NearTargeting.TARGETED));
     }
     if (facts.sharded()) {
       rows.add(new Row("moving a range", hasMoveRange() ? "moveRange with min and max of each chunk"
