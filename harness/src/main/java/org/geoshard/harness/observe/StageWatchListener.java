@@ -33,6 +33,7 @@ public final class StageWatchListener implements StageListener {
   private final Map<String, Object> findings = new LinkedHashMap<>();
   private StageWatch watch;
   private volatile boolean cut;
+  private String openFailure;
 
   public StageWatchListener(Source source, RunRecord record) {
     this.source = source;
@@ -44,12 +45,17 @@ public final class StageWatchListener implements StageListener {
     try {
       watch = source.watch();
     } catch (DBException | RuntimeException e) {
-      LOG.warn("Could not watch the database around the phase: {}", e.getMessage());
+      // Said when a stage starts: a first contact that failed (or a Ctrl-C during it) is the phase's to say.
+      openFailure = e.getMessage();
     }
   }
 
   @Override
   public void started(Stage stage) {
+    if (openFailure != null) {
+      LOG.warn("Could not watch the database around the phase: {}", openFailure);
+      openFailure = null;
+    }
     if (watch != null) {
       starts.put(stage, Instant.now());
       watch.started(stage.label());
