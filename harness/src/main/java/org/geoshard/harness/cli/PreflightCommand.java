@@ -9,12 +9,14 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.geoshard.harness.api.Preflight;
+import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.Secrets;
 import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.run.WorkloadLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -72,10 +74,14 @@ public final class PreflightCommand implements Callable<Integer> {
     }
     List<Check> checks = new ArrayList<>();
     DB db = null;
+    SharedObjects shared = null;
     try {
-      db = binding.newInstance(properties);
+      shared = new SharedObjects(WorkloadLoader.declaration(properties));
+      db = binding.newInstance(properties, shared);
       db.init();
       checks.addAll(((Preflight) db).preflight());
+    } catch (ConfigException e) {
+      checks.add(Check.fail("workload", String.join(" ", e.problems())));
     } catch (DBException | RuntimeException e) {
       checks.add(Check.fail("first contact", Secrets.maskText(String.valueOf(e.getMessage()))));
     } finally {
@@ -85,6 +91,9 @@ public final class PreflightCommand implements Callable<Integer> {
         } catch (DBException | RuntimeException e) {
           LOG.debug("cleanup after preflight failed", e);
         }
+      }
+      if (shared != null) {
+        shared.close();
       }
     }
     print(checks);

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.geoshard.harness.api.DataDeclaration;
 import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
@@ -69,6 +71,7 @@ public final class PrepareCommand implements Callable<Integer> {
     RunFolder folder;
     Stages stage;
     Set<DataRole> data = Set.of();
+    DataDeclaration declaration = DataDeclaration.keyValue();
     try {
       try {
         stage = Stages.valueOf(stageName.trim().replace('-', '_').toUpperCase(java.util.Locale.ROOT));
@@ -83,6 +86,7 @@ public final class PrepareCommand implements Callable<Integer> {
             + " (for example -P workloads/geo3s) or a class with -p workload=<class name>.");
       } else {
         data = WorkloadLoader.declaredData(workload.trim());
+        declaration = WorkloadLoader.declaration(properties);
       }
       binding = BindingRegistry.fromClassPath().resolve(bindingName);
       if (!Preparable.class.isAssignableFrom(binding.type())) {
@@ -101,8 +105,9 @@ public final class PrepareCommand implements Callable<Integer> {
     RunRecord record = new RunRecord("prepare", binding.name(), binding.type().getName(),
         properties.getProperty(RunSettings.WORKLOAD, ""), PropertySources.defaultLabel(files), properties);
     record.time("startTime", Instant.now());
-    BindingSession session = new BindingSession(binding, properties, record);
     int code = ExitCodes.OK;
+    SharedObjects shared = new SharedObjects(declaration);
+    BindingSession session = new BindingSession(binding, properties, record, shared);
     try {
       if (stage != Stages.AFTER_LOAD) {
         session.prepare(Preparable.Stage.BEFORE_LOAD, data);
@@ -117,6 +122,7 @@ public final class PrepareCommand implements Callable<Integer> {
       code = ExitCodes.FAILED;
     }
     session.recordTopology("after prepare", data);
+    shared.close();
     record.time("endTime", Instant.now());
     folder.writeJson(RunFolder.RUN_JSON, record.asMap());
     out.println(RunFolder.json().writeValueAsString(record.asMap().getOrDefault("preparation", List.of())));

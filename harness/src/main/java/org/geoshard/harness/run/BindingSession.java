@@ -8,6 +8,7 @@ import java.util.Set;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ObservesServers;
+import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
 import org.geoshard.harness.api.ServerProbe;
@@ -30,15 +31,22 @@ public final class BindingSession {
   private final Binding binding;
   private final Properties properties;
   private final RunRecord record;
+  /** The phase's context every instance joins, or null (instances fall back to their own). */
+  private final RunContext context;
   /** True once an instance initialised: later failures are new ones, each tried again. */
   private volatile boolean contacted;
   /** The failure of the first contact (no instance initialised yet), given again without a second wait. */
   private volatile DBException firstContactFailure;
 
   public BindingSession(Binding binding, Properties properties, RunRecord record) {
+    this(binding, properties, record, null);
+  }
+
+  public BindingSession(Binding binding, Properties properties, RunRecord record, RunContext context) {
     this.binding = binding;
     this.properties = properties;
     this.record = record;
+    this.context = context;
   }
 
   public boolean preparable() {
@@ -163,7 +171,7 @@ public final class BindingSession {
     if (failed != null) {
       throw failed;  // the same answer at once: one first contact per phase, not one wait per use
     }
-    DB db = binding.newInstance(properties);
+    DB db = binding.newInstance(properties, context);
     try {
       db.init();
       contacted = true;

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DataDeclaration;
 import org.geoshard.harness.api.DeclaresData;
+import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.FailureLog;
 import org.geoshard.harness.api.KnowsInsertCount;
@@ -106,6 +108,8 @@ public final class Runner {
   private Workload workload;
   /** The data the workload declares (what preparation may touch). */
   private Set<DataRole> data = Set.of();
+  /** What the phase's binding instances share; closed when the phase ends. */
+  private SharedObjects shared;
   private Duration stopGrace = STOP_GRACE;
   private Ticker ticker = Ticker.SYSTEM;
   /** Observers started and stopped around the load, the preparation after it and the run. */
@@ -130,6 +134,9 @@ public final class Runner {
     try {
       return executeOnce();
     } finally {
+      if (shared != null) {
+        shared.close();  // after the last instance's cleanup (or its abandonment): the phase's shared objects end with it
+      }
       finished.countDown();
     }
   }
@@ -140,6 +147,7 @@ public final class Runner {
     workload = WorkloadLoader.initialise(settings.workloadClass(), properties);
     checkContracts();
     data = DeclaresData.of(workload);
+    shared = new SharedObjects(DataDeclaration.of(workload, properties));
     groups = settings.phase() == Phase.RUN && workload instanceof ThreadGroups tg ? List.copyOf(tg.threadGroups()) : List.of();
     if (groups.stream().filter(ThreadGroup::sweeps).count() > 1) {
       throw new ConfigException("Workload " + workload.getClass().getSimpleName() + " sweeps more than one thread group;"
@@ -167,7 +175,7 @@ public final class Runner {
     if (settings.ramp().note() != null) {
       LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
-    BindingSession session = new BindingSession(binding, properties, record);
+    BindingSession session = new BindingSession(binding, properties, record, shared);
     if (!settings.ioTrace().stages().isEmpty()) {
       stageListeners.add(new IoTraceSession(settings.ioTrace(), folder.path(), record, session::localServer));
     }
@@ -475,7 +483,7 @@ public final class Runner {
     for (int i = 0; i < count; i++) {
       int id = first + i;
       long share = planned / count + (i < planned % count ? 1 : 0);
-      MeasuredDB db = new MeasuredDB(binding.newInstance(properties), meters, id, settings.measured(), interval,
+      MeasuredDB db = new MeasuredDB(binding.newInstance(properties, shared), meters, id, settings.measured(), interval,
           thrown);
       if (explainer != null) {
         db.explainer(explainer);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import org.geoshard.harness.api.DataDeclaration;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.config.ConfigException;
@@ -28,6 +29,19 @@ public final class WorkloadLoader {
       return DeclaresData.of(null);
     }
     return DeclaresData.of(instance(type, className));
+  }
+
+  /**
+   * The declaration of the workload the properties name ({@code workload}), from an instance that is
+   * not initialised; YCSB's key-value records when none is named.
+   */
+  public static DataDeclaration declaration(Properties properties) throws ConfigException {
+    String className = properties.getProperty(RunSettings.WORKLOAD);
+    if (className == null || className.isBlank()) {
+      return DataDeclaration.of(null, properties);
+    }
+    Class<? extends Workload> type = workloadClass(className.trim());
+    return DataDeclaration.of(DeclaresData.class.isAssignableFrom(type) ? instance(type, className) : null, properties);
   }
 
   static Workload initialise(String className, Properties properties) throws ConfigException {
