@@ -11,13 +11,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from . import captions
+from .section import Section, table
+
 IO_COLUMNS = ["epoch_ms", "stage", "device", "sector", "bytes", "op", "rwbs", "process", "pid", "latency_us"]
 SECTOR_BYTES = 512
 # One colour per direction in every I/O figure (Okabe & Ito): reads blue, writes vermilion.
 OP_COLOURS = {"R": "#0072B2", "W": "#D55E00"}
 OP_NAMES = {"R": "reads", "W": "writes"}
-PATTERN_FILE = "io-pattern.png"
-DISTRIBUTION_FILE = "io-distribution.png"
+PATTERN_FILE = captions.FILES["io_pattern"]
+DISTRIBUTION_FILE = captions.FILES["io_distribution"]
 
 
 def run_start_ms(meta: dict) -> float | None:
@@ -166,17 +169,36 @@ def distribution_figure(frame: pd.DataFrame) -> Figure:
 
 
 def report_parts(summary: pd.DataFrame, figure, table) -> list[str]:
-    """The "Block I/O" section of report.md; ``figure(name, caption)`` places a figure, ``table`` renders one."""
+    """The "Block I/O" section's lines under its heading; ``figure(id, caption)`` places a figure (captions
+    from ``captions``), ``table`` renders one."""
     return [
-        "## Block I/O", "",
         "Block requests of the database's processes traced with eBPF (`trace.io`; `io/<node>.csv`). A request "
         "is sequential when it starts where the previous one of the same device and direction ended. The "
         "trace sees what the processes asked the disk for: not what their own buffers or the page cache "
         "served, nor what the kernel's flusher threads write later on their behalf (dirty pages written back "
         "after the phase).", "",
         table(summary_table(summary)), "",
-        figure("io_pattern", "Sector offset against time per device (the I/O study's figure): reads and writes "
-                             "of the traced processes; a rising line is a sequential pass, a cloud is random "
-                             "access."),
-        figure("io_distribution", "I/O request sizes and latencies (issue to completion), reads and writes apart."),
+        *(figure(figure_id, captions.caption(figure_id)) for figure_id in FIGURES),
     ]
+
+
+class BlockIO(Section):
+    """The "Block I/O" section (only when a run traced block I/O): the summary and the two figures."""
+
+    title = "Block I/O"
+
+    def applies(self, frames) -> bool:
+        return bool(len(frames.io))
+
+    def figures(self, frames) -> list[str]:
+        return list(FIGURES)
+
+    def draw(self, figure_id, frames, palette) -> Figure:
+        return FIGURES[figure_id](frames.io)
+
+    def markdown(self, frames, figures) -> list[str]:
+        numbered = {figure.id: figure for figure in figures}
+        return report_parts(frames.io_summary, lambda figure_id, _caption: numbered[figure_id].markdown(), table)
+
+
+FIGURES = {"io_pattern": pattern_figure, "io_distribution": distribution_figure}  # id -> drawing, in report order

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .section import Section, table
+
 COLUMNS = ["scenario", "runId", "stage", "balancer", "committed", "perNamespace", "flagged"]
 MEASURED = ("load", "run")
 
@@ -40,7 +42,7 @@ def migrations_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def report_parts(frame: pd.DataFrame, table) -> list[str]:
-    """The "Chunk migrations" section of report.md."""
+    """The "Chunk migrations" section's lines under its heading."""
     flagged = frame[frame["flagged"]]
     if len(flagged):
         runs = ", ".join(f"`{run}` ({stage})" for run, stage in zip(flagged["runId"], flagged["stage"]))
@@ -50,9 +52,18 @@ def report_parts(frame: pd.DataFrame, table) -> list[str]:
     else:
         verdict = "No measured stage (load or run) had a chunk migration."
     return [
-        "## Chunk migrations", "",
         "Migrations committed on the cluster during each stage (`config.changelog`, `moveChunk.commit`), and "
         "what the binding did with the balancer (`mongodb.balancer`: `leave`, the default, or `pause`).", "",
         verdict, "",
         table(migrations_table(frame)), "",
     ]
+
+
+class ChunkMigrations(Section):
+    title = "Chunk migrations"
+
+    def applies(self, frames) -> bool:
+        return bool(len(frames.migrations))
+
+    def markdown(self, frames, figures) -> list[str]:
+        return report_parts(frames.migrations, table)

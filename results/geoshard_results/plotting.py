@@ -19,7 +19,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
-from .data import BREACH_VERDICTS, p99_column  # noqa: E402
+from . import sweep as _sweep  # noqa: E402  (a cycle of modules: only used at call time)
+from .data import BREACH_VERDICTS  # noqa: E402
 
 # Okabe & Ito's colour-blind safe palette, darkest first so that the first scenarios print well in grey.
 _COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
@@ -556,8 +557,8 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
                 _sweep_line(offered, line, column, colour, marker, style, 1.3, x_column="offeredOpsPerSec")
             _sweep_line(left, line, "queriesPerSec", colour, marker, "-", 1.5)
             for operation in queries:
-                _sweep_line(right, line, p99_column(operation), colour, marker, QUERY_LINE_STYLES.get(operation, "-."),
-                            1.3, scale=1 / 1000.0)
+                _sweep_line(right, line, _sweep.p99_column(operation), colour, marker,
+                            QUERY_LINE_STYLES.get(operation, "-."), 1.3, scale=1 / 1000.0)
         top = float(np.nanmax(sweep[["offeredOpsPerSec", *(WRITE_LINE_STYLES[op][0] for op in writes)]]
                               .to_numpy(dtype=float))) if len(sweep) else 1.0
         offered.plot([0, top], [0, top], color="0.6", ls=(0, (1, 2)), lw=1, zorder=0)
@@ -570,7 +571,7 @@ def queries_vs_inserts_figure(sweep: pd.DataFrame, sweep_steps: pd.DataFrame, qu
         left.set_ylim(bottom=0)
         right.set_title("p99 latency per query operation", loc="left", fontsize=9)
         right.set_ylabel("p99 latency (ms)")
-        p99 = sweep[[p99_column(op) for op in queries]].to_numpy(dtype=float) / 1000.0
+        p99 = sweep[[_sweep.p99_column(op) for op in queries]].to_numpy(dtype=float) / 1000.0
         finite = p99[np.isfinite(p99)]
         if len(finite):
             _log_if_wide(right, float(np.min(finite)), float(np.max(finite)), decades=1.5)

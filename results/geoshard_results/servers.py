@@ -9,7 +9,7 @@ node is its host: a database server and the node_exporter on the same host share
 
 from __future__ import annotations
 
-import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,14 +18,13 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
-from . import data, plotting, tables
+from . import captions, data, plotting, tables
 from .errors import RunFolderError
-
-log = logging.getLogger(__name__)
+from .section import Section
 
 SERVERS_CSV = "servers.csv"
 HEADER = ["time_s", "node", "role", "metric", "value"]
-FIGURE = "servers-over-time.png"
+FIGURE = captions.FILES["servers"]
 COLUMNS = ["throughput", "cpu", "cache"]
 COLUMN_TITLES = {"throughput": "Throughput (1/s)", "cpu": "CPU busy (%)", "cache": "Cache"}
 # The line each panel's column shows, the first a node has (the table under the figure lists them all).
@@ -325,37 +324,47 @@ def servers_figure(series: pd.DataFrame, client: pd.DataFrame, palette: plotting
 # The report's section ----------------------------------------------------------------------------
 
 
-def section(runs, out_dir: Path, palette: plotting.Palette, figure=None) -> list[str]:
-    """Draws the per-node figure into ``out_dir`` and returns report.md's "Servers" section (empty
-    when no run sampled its servers). ``figure(name, caption)``: the report's figure numbering."""
-    frame = servers_frame(runs)
-    table = node_table(frame, runs)
-    if not len(table):
-        return []
-    series = panel_series(frame)
-    lines = ["## Servers", ""]
-    if len(series):
-        plotting.save_figure(servers_figure(series, client_throughput(runs), palette), Path(out_dir) / FIGURE)
-        log.info("wrote %s", Path(out_dir) / FIGURE)
-        caption = ("Each node's throughput, CPU and cache over time (one row per host: a database server and "
-                   "the node_exporter on its host share a row), on the seconds of the client's figures; the grey "
-                   "step line is the client's throughput (right axis, `client ops/s`). Each panel names the line it "
-                   "shows: a database's operations (MongoDB: all operation counters; PostgreSQL: commits) or else "
-                   "the host's disk I/Os, the host's CPU busy share (node_exporter), the database's cache "
-                   "(WiredTiger bytes, PostgreSQL buffer hits) or else the host's page cache. Counters are rates "
-                   "over the real time between readings of `servers.csv` at least half a sampling interval apart. "
-                   "The table gives every line's mean and maximum.")
-        lines += [figure("servers", caption) if figure else f"![Servers]({FIGURE})\n\n*{caption}*\n", ""]
-        means = panel_means(series)
-        lines += [tables.markdown_table(means.assign(mean=means["mean"].map(_number), max=means["max"].map(_number)),
-                            ["mean", "max"]), ""]
-    lines += ["Nodes sampled (`readings`: rows in `servers.csv`; `requests` and `failed`: the sampler's own "
-              "count in `run.json`, a node that could not be read is tried again every interval):", "",
-              tables.markdown_table(table, ["readings", "requests", "failed"]), ""]
-    cost = _sampler_cost(runs)
-    if cost:
-        lines += [cost, ""]
-    return lines
+@dataclass
+class ServersData:
+    """What the section shows: the runs, their readings, the nodes sampled and the per-host lines."""
+
+    runs: list
+    table: pd.DataFrame  # node_table
+    series: pd.DataFrame  # panel_series
+
+
+class Servers(Section):
+    """The "Servers" section (only when a run sampled its servers): the per-host figure (when any node
+    gave a reading), the mean and maximum of its lines, the nodes sampled and the sampler's own cost."""
+
+    title = "Servers"
+
+    def applies(self, frames) -> bool:
+        return bool(len(node_table(frames.servers, frames.inputs)))
+
+    def data(self, frames) -> ServersData:
+        return ServersData(frames.inputs, node_table(frames.servers, frames.inputs), panel_series(frames.servers))
+
+    def figures(self, data: ServersData) -> list[str]:
+        return ["servers"] if len(data.series) else []
+
+    def draw(self, figure_id, data: ServersData, palette: plotting.Palette) -> Figure:
+        return servers_figure(data.series, client_throughput(data.runs), palette)
+
+    def markdown(self, data: ServersData, figures) -> list[str]:
+        lines = []
+        for figure in figures:
+            means = panel_means(data.series)
+            lines += [figure.markdown(), "",
+                      tables.markdown_table(means.assign(mean=means["mean"].map(_number),
+                                                         max=means["max"].map(_number)), ["mean", "max"]), ""]
+        lines += ["Nodes sampled (`readings`: rows in `servers.csv`; `requests` and `failed`: the sampler's own "
+                  "count in `run.json`, a node that could not be read is tried again every interval):", "",
+                  tables.markdown_table(data.table, ["readings", "requests", "failed"]), ""]
+        cost = _sampler_cost(data.runs)
+        if cost:
+            lines += [cost, ""]
+        return lines
 
 
 def _sampler_cost(runs) -> str:

@@ -35,6 +35,7 @@ from scipy import stats as scipy_stats
 
 from .data import EXCLUDED_OPERATIONS, run_row, sustained_value
 from .rundir import Run
+from .section import Section
 
 STUDY_WINDOW = 50
 
@@ -235,13 +236,23 @@ def _cut_rule(options: StudyOptions) -> str:
     return rule
 
 
-def section(runs: list[Run], options: StudyOptions | None = None) -> list[str]:
-    """The markdown lines of the section."""
-    options = options or StudyOptions()
-    frame = study_frame(runs, options)
+class AsTheStudyReportsIt(Section):
+    """The section: ``study_frame`` as a table, with how it was computed and why it differs."""
+
+    title = "As the study reports it"
+
+    def data(self, frames) -> tuple[pd.DataFrame, StudyOptions]:
+        options = frames.study_options or StudyOptions()
+        return study_frame(frames.inputs, options), options
+
+    def markdown(self, data, figures) -> list[str]:
+        return _lines(*data)
+
+
+def _lines(frame: pd.DataFrame, options: StudyOptions) -> list[str]:
+    """The markdown lines of the section, under its heading."""
     ends = "; ".join(f"{name}: {', '.join(str(end) for end in cuts)} s" for name, cuts in STUDY_SHARDED_ENDS.items())
-    lines = ["## As the study reports it", "",
-             "The paper's table as the study's notebook computed it (cell 7 of `throughput_all_average.ipynb`): "
+    lines = ["The paper's table as the study's notebook computed it (cell 7 of `throughput_all_average.ipynb`): "
              "per run, every request that completed in each second, **failed ones included** (the study's client "
              "logged a response after every request, and the notebook counted those lines), a trailing "
              f"{options.window} s rolling mean (`--study-window`), cut by {_cut_rule(options)}; then the cut "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .section import Section, table
+
 COLUMNS = ["scenario", "runId", "operation", "samples", "targetsPerQuery", "targetsMin", "targetsMax",
            "examinedPerReturned", "targets"]
 
@@ -41,12 +43,21 @@ def targeting_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def report_parts(frame: pd.DataFrame, table) -> list[str]:
-    """The "Query targeting" section of report.md."""
+    """The "Query targeting" section's lines under its heading."""
     return [
-        "## Query targeting", "",
         "A few real requests per operation and ramp step, explained by the database (`observe.explain.samples`; "
         "MongoDB: `explain` with `executionStats` through the mongos; PostgreSQL: `EXPLAIN (ANALYZE, BUFFERS)`): "
         "the shards (or partitions) that took part per query, mean (min–max), and the documents (rows) "
         "examined per one returned.", "",
         table(targeting_table(frame)), "",
     ]
+
+
+class QueryTargeting(Section):
+    title = "Query targeting"
+
+    def applies(self, frames) -> bool:
+        return bool(len(frames.targeting))
+
+    def markdown(self, frames, figures) -> list[str]:
+        return report_parts(frames.targeting, table)

@@ -10,7 +10,7 @@ import matplotlib.image
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from geoshard_results import data, plotting, tables
+from geoshard_results import plotting, sweep, tables
 from geoshard_results.cli import main
 from geoshard_results.report import FIGURES, REPORT_FILE, SWEEP_FIGURES, compute_frames, render_markdown
 from geoshard_results.rundir import load_runs
@@ -239,10 +239,10 @@ def test_a_bad_history_property_fails_naming_run_json(tmp_path, capsys, value):
 
 
 def test_history_start_needs_both_properties():
-    assert data.history_at_start({"properties": {"ll.users": "20000", "ll.history.peruser": "3"}}) == 60000.0
-    assert data.history_at_start({"properties": {"ll.users": 20000, "ll.history.peruser": 1}}) == 20000.0
-    assert math.isnan(data.history_at_start({"properties": {"ll.history.peruser": "1"}}))
-    assert math.isnan(data.history_at_start({}))
+    assert sweep.history_at_start({"properties": {"ll.users": "20000", "ll.history.peruser": "3"}}) == 60000.0
+    assert sweep.history_at_start({"properties": {"ll.users": 20000, "ll.history.peruser": 1}}) == 20000.0
+    assert math.isnan(sweep.history_at_start({"properties": {"ll.history.peruser": "1"}}))
+    assert math.isnan(sweep.history_at_start({}))
 
 
 def test_a_sweep_is_no_maximum_nor_a_point_at_its_thread_count(ramp_run, sweep_run):
