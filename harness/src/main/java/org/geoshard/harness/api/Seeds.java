@@ -2,21 +2,25 @@ package org.geoshard.harness.api;
 
 import java.util.Properties;
 import java.util.SplittableRandom;
-import org.geoshard.harness.run.RunSettings;
 
 /**
  * Derives every random stream of a run from the one {@code seed} property, so that the same seed
  * gives the same choices in every thread. Streams are told apart by a purpose and an index.
  */
 public final class Seeds {
+  /** The property that seeds a run. */
+  public static final String SEED = "seed";
+  /** The seed when none is given: runs are reproducible by default. */
+  public static final long DEFAULT_SEED = 1L;
+
   private Seeds() {
   }
 
-  /** The run's seed: the {@code seed} property, or {@link RunSettings#DEFAULT_SEED}. */
+  /** The run's seed: the {@code seed} property, or {@link #DEFAULT_SEED}. */
   public static long runSeed(Properties properties) {
-    String value = properties.getProperty(RunSettings.SEED);
+    String value = properties.getProperty(SEED);
     if (value == null || value.isBlank()) {
-      return RunSettings.DEFAULT_SEED;
+      return DEFAULT_SEED;
     }
     try {
       return Long.parseLong(value.trim());

@@ -16,7 +16,7 @@ import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.Formats;
 import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;

@@ -13,7 +13,7 @@ import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.config.ConfigException;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.geoshard.harness.output.RunFolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

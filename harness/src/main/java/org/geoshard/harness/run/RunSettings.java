@@ -5,6 +5,7 @@ import java.text.Normalizer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 import org.geoshard.harness.observe.ExplainSettings;
@@ -32,7 +33,7 @@ public final class RunSettings {
   public static final String STATUS_INTERVAL = "status.interval";
   /** Seconds without a successful operation, while operations fail, after which a phase gives up. */
   public static final String GIVE_UP = "giveup.s";
-  public static final String SEED = "seed";
+  public static final String SEED = Seeds.SEED;
   public static final String RESULTS_DIR = "results.dir";
   public static final String RESULTS_LABEL = "results.label";
   /** Set by the harness as YCSB's Client does: true in the run phase, false in a load. */
@@ -46,7 +47,7 @@ public final class RunSettings {
   public static final String CLIENT_THREADS = "clientthreads";
 
   /** The seed when none is given: runs are reproducible by default. */
-  public static final long DEFAULT_SEED = 1L;
+  public static final long DEFAULT_SEED = Seeds.DEFAULT_SEED;
   public static final int MAX_THREADS = 100_000;
   /** Characters of a label: enough for any name, short enough for a folder name (255 bytes). */
   public static final int MAX_LABEL_LENGTH = 100;

@@ -21,7 +21,7 @@ import org.geoshard.harness.cli.Main;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.junit.jupiter.api.BeforeAll;
