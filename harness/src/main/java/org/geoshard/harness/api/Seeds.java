@@ -50,7 +50,12 @@ public final class Seeds {
 
   /** The random stream of one thread of a workload. */
   public static SplittableRandom forThread(Properties properties, String purpose, int threadId) {
-    return new SplittableRandom(derive(runSeed(properties), purpose, threadId));
+    return forThread(runSeed(properties), purpose, threadId);
+  }
+
+  /** The random stream of one thread of a workload, from the run's seed its settings read. */
+  public static SplittableRandom forThread(long runSeed, String purpose, int threadId) {
+    return new SplittableRandom(derive(runSeed, purpose, threadId));
   }
 
   /** SplitMix64's finaliser (Steele, Lea and Flood), a bijection that mixes all bits. */
