@@ -16,14 +16,17 @@ public final class Seeds {
   private Seeds() {
   }
 
-  /** The run's seed: the {@code seed} property, or {@link #DEFAULT_SEED}. */
+  /**
+   * The run's seed: the {@code seed} property, or {@link #DEFAULT_SEED}; read as the harness's
+   * {@code RunSettings} reads it (digits may be grouped with '_'), so that both agree on every value.
+   */
   public static long runSeed(Properties properties) {
     String value = properties.getProperty(SEED);
     if (value == null || value.isBlank()) {
       return DEFAULT_SEED;
     }
     try {
-      return Long.parseLong(value.trim());
+      return Long.parseLong(value.trim().replace("_", ""));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Property 'seed' must be a whole number, but is '" + value + "'.", e);
     }
