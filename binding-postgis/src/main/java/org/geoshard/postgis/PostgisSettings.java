@@ -36,7 +36,7 @@ public record PostgisSettings(String url, String user, String password, String t
     String url = in.string(URL, "jdbc:postgresql://127.0.0.1:5432/geoshard");
     if (!url.startsWith("jdbc:postgresql://")) {
       in.problem("Property '" + URL + "' must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database), but is '"
-          + org.geoshard.harness.config.Secrets.maskText(url) + "'.");
+          + org.geoshard.harness.api.Secrets.maskText(url) + "'.");
     }
     String table = in.string(TABLE, "restaurants");
     if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,62}")) {
@@ -57,6 +57,6 @@ public record PostgisSettings(String url, String user, String password, String t
 
   /** The URL as it may be shown: passwords masked. */
   public String maskedUrl() {
-    return org.geoshard.harness.config.Secrets.maskText(url);
+    return org.geoshard.harness.api.Secrets.maskText(url);
   }
 }

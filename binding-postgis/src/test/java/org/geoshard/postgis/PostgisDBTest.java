@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.junit.jupiter.api.Test;

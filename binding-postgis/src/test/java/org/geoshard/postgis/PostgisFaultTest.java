@@ -16,7 +16,7 @@ import java.util.Properties;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;

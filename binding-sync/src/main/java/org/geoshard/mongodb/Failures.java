@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.geoshard.harness.api.Preparable;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 
 /**
  * Turns what the driver throws into one sentence a user can act on: where the binding tried (the URL,

@@ -52,7 +52,7 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     String lklUrl = in.raw(LKL_URL);
     if (lklUrl != null && !lklUrl.startsWith("mongodb://") && !lklUrl.startsWith("mongodb+srv://")) {
       problems.add("Property '" + LKL_URL + "' must be a mongodb:// or mongodb+srv:// connection string (the cluster of"
-          + " LastKnownLocation), but is '" + org.geoshard.harness.config.Secrets.maskText(lklUrl) + "'.");
+          + " LastKnownLocation), but is '" + org.geoshard.harness.api.Secrets.maskText(lklUrl) + "'.");
     }
     problems.forEach(in::problem);
     LastLocationSettings workload;

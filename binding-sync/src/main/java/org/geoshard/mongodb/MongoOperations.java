@@ -21,7 +21,7 @@ import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.Sphere;
 import org.geoshard.harness.api.BatchOutcomes;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;

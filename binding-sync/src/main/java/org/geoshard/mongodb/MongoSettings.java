@@ -12,7 +12,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 
 /**
  * Every setting of the {@code mongodb-geo} binding, immutable. Made by {@link #fromProperties} (the

@@ -1,6 +1,6 @@
 package org.geoshard.mongodb;
 
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import site.ycsb.DBException;
 
 /**

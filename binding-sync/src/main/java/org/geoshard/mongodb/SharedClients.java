@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bson.Document;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 
 /**
  * What the binding ran against, for {@code run.json}: server version, standalone, replica set or

@@ -20,7 +20,7 @@ import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;

@@ -15,14 +15,15 @@ import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.dataset.RestaurantDataset;
 import org.geoshard.geo.query.QueryGenerator;
 import org.geoshard.geo.query.QuerySession;
-import org.geoshard.harness.api.HarnessDB;
-import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
+import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.YcsbCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.DB;
@@ -51,11 +52,9 @@ public final class GeoWorkload extends Workload implements RequiresContracts, De
     try {
       settings = GeoSettings.fromProperties(properties);
       dataset = datasetOf(settings);
-      PropertyReader in = new PropertyReader(properties);
-      insertStart = in.longAtLeast("insertstart", 0, 0);
-      long defaultCount = Math.max(0, dataset.size() - insertStart);
-      insertCount = in.longAtLeast("insertcount", defaultCount, 0);
-      in.throwIfProblems();
+      YcsbCounts counts = YcsbCounts.fromProperties(properties);
+      insertStart = counts.insertStart();
+      insertCount = counts.insertCountOf(dataset.size());
       if (insertStart + insertCount > dataset.size()) {
         throw new ConfigException("Properties insertstart (" + insertStart + ") + insertcount (" + insertCount
             + ") exceed the " + dataset.size() + " restaurants of the dataset.");
@@ -107,7 +106,7 @@ public final class GeoWorkload extends Workload implements RequiresContracts, De
     long first = insertStart + threadId * share + Math.min(threadId, extra);
     long end = first + share + (threadId < extra ? 1 : 0);
     return new ThreadState(first, end,
-        new QuerySession(generator, settings, Seeds.forThread(properties, "geo-queries", threadId), pagesNotFull));
+        new QuerySession(generator, settings, Seeds.forThread(settings.seed(), "geo-queries", threadId), pagesNotFull));
   }
 
   @Override

@@ -4,8 +4,13 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import org.geoshard.harness.config.PropertyCatalog;
+import org.geoshard.harness.config.RecordingProperties;
 
-/** The property names the last-location workload owns. */
+/**
+ * The property names the last-location workload owns: what {@link LastLocationSettings#fromProperties}
+ * reads (every name, unconditionally; {@code seed} too), recorded once, not listed by hand. The
+ * {@code geo.*} names it reads for its cities are the geo workload's catalog's.
+ */
 public final class LastLocationProperties implements PropertyCatalog {
   @Override
   public Set<String> prefixes() {
@@ -14,17 +19,21 @@ public final class LastLocationProperties implements PropertyCatalog {
 
   @Override
   public Set<String> names() {
-    return Set.of(LastLocationSettings.USERS, LastLocationSettings.CELLS, LastLocationSettings.MOVE,
-        LastLocationSettings.OUT_OF_ORDER, LastLocationSettings.MAX_DELAY_MS, LastLocationSettings.EVENTS_PER_USER,
-        LastLocationSettings.CLOCK_START, LastLocationSettings.INSERT_RATE, LastLocationSettings.WRITERS,
-        LastLocationSettings.SWEEP_RATES, LastLocationSettings.SWEEP_INTERVAL, LastLocationSettings.READ_LKL,
-        LastLocationSettings.READ_RANGE, LastLocationSettings.READ_NEAR, LastLocationSettings.RANGE_HOURS,
-        LastLocationSettings.NEAR_RADIUS, LastLocationSettings.NEAR_LIMIT, LastLocationSettings.HISTORY_BATCH_SIZE,
-        LastLocationSettings.HISTORY_SPLIT, LastLocationSettings.WRITE_MODE);
+    return Names.ALL;
+  }
+
+  /** What the settings reader reads. */
+  static Set<String> readBySettings() {
+    return RecordingProperties.namesReadBy(LastLocationSettings::fromProperties);
   }
 
   @Override
   public List<String> problems(Properties properties) {
     return PropertyCatalog.problemsOf(LastLocationSettings::fromProperties, properties);
+  }
+
+  /** Recorded once, when first asked for. */
+  private static final class Names {
+    static final Set<String> ALL = Set.copyOf(readBySettings());
   }
 }

@@ -8,16 +8,16 @@ import java.util.SplittableRandom;
 import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.harness.api.DataRole;
+import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.HarnessDB;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.Outcome;
-import org.geoshard.harness.api.DataRole;
-import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.api.ThreadGroups;
 import org.geoshard.harness.config.ConfigException;
-import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.YcsbCounts;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.geoshard.lastlocation.model.Cells;
@@ -64,11 +64,10 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
       Cells cells = new Cells(GeoWorkload.datasetOf(geo).cities(), settings.cells(), settings.seed());
       subscribers = new Subscribers(cells, settings.users(), settings.eventsPerUserAtLoad(), settings.clockStartMs(),
           settings.seed());
-      PropertyReader in = new PropertyReader(properties);
-      mainThreads = in.intInRange("threadcount", 1, 1, 100_000);
-      insertStart = in.longAtLeast("insertstart", 0, 0);
-      insertCount = in.longAtLeast("insertcount", Math.max(0, settings.users() - insertStart), 0);
-      in.throwIfProblems();
+      YcsbCounts counts = YcsbCounts.fromProperties(properties);
+      mainThreads = counts.threads();
+      insertStart = counts.insertStart();
+      insertCount = counts.insertCountOf(settings.users());
       if (insertStart + insertCount > settings.users()) {
         throw new ConfigException("Properties insertstart (" + insertStart + ") + insertcount (" + insertCount
             + ") exceed ll.users (" + settings.users() + ").");
@@ -116,7 +115,7 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
 
   @Override
   public Object initThread(Properties properties, int threadId, int threadCount) {
-    SplittableRandom random = Seeds.forThread(properties, "lastlocation", threadId);
+    SplittableRandom random = Seeds.forThread(settings.seed(), "lastlocation", threadId);
     if (threadId >= mainThreads && threadId < mainThreads + settings.writers()) {
       int writer = threadId - mainThreads;
       return new Writer(new EventStream(subscribers, writer, settings.writers(), settings.moveProbability(),

@@ -10,7 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.geoshard.mongodb.MongoSettings;
 
 /**

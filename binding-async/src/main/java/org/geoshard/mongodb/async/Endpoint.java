@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.bson.Document;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.geoshard.mongodb.ClientOptions;
 import org.geoshard.mongodb.MongoSettings;
 import org.slf4j.Logger;

@@ -18,7 +18,7 @@ import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.Document;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 import org.geoshard.mongodb.Failures;
 import org.geoshard.mongodb.MongoSettings;
 import org.geoshard.mongodb.MongoStartException;

@@ -8,11 +8,11 @@ import org.geoshard.harness.cli.BenchCommand;
 import org.geoshard.harness.cli.LoadAverage;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
-import org.geoshard.harness.run.StopReason;
+import org.geoshard.harness.measure.StopReason;
 
 /**
  * The bindings as a user runs them: YCSB's CoreWorkload through the harness {@link Runner}, every

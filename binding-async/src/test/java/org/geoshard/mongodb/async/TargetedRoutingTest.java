@@ -35,7 +35,7 @@ import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.lastlocation.contract.LocationEvent;

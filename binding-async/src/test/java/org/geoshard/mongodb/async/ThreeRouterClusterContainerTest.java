@@ -19,7 +19,7 @@ import org.bson.BsonValue;
 import org.bson.Document;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.mongodb.routing.ShardKeyHash;

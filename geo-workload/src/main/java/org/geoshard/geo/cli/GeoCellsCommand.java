@@ -71,7 +71,7 @@ public final class GeoCellsCommand implements GeoshardCommand {
     Properties properties = input.properties();
     Map<String, Object> result;
     try {
-      result = stats(dataset, settings, cells, properties);
+      result = stats(dataset, settings, cells);
     } catch (IllegalArgumentException e) {
       LOG.error(e.getMessage());
       return ExitCodes.USAGE;
@@ -80,14 +80,13 @@ public final class GeoCellsCommand implements GeoshardCommand {
     return ExitCodes.OK;
   }
 
-  static Map<String, Object> stats(RestaurantDataset dataset, GeoSettings settings, CellSettings cellSettings,
-                                   Properties properties) {
+  static Map<String, Object> stats(RestaurantDataset dataset, GeoSettings settings, CellSettings cellSettings) {
     long started = System.nanoTime();
     CellGrid grid = cellSettings.grid();
     CellCounts counts = CellCounts.of(dataset, grid);
     CellRanges ranges = CellRanges.balanced(counts, cellSettings.shards());
     QueryTargeting.Result targeting = new QueryTargeting(grid, ranges).simulate(new QueryGenerator(dataset, settings),
-        settings, Seeds.forThread(properties, "geo-cells-stats", 0), cellSettings.queries());
+        settings, Seeds.forThread(settings.seed(), "geo-cells-stats", 0), cellSettings.queries());
     int n = cellSettings.shards();
 
     Map<String, Object> hashed = new LinkedHashMap<>();

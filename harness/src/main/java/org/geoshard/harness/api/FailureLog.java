@@ -3,7 +3,6 @@ package org.geoshard.harness.api;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.geoshard.harness.config.Secrets;
 import org.slf4j.Logger;
 
 /**

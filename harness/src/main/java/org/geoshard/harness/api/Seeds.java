@@ -2,24 +2,31 @@ package org.geoshard.harness.api;
 
 import java.util.Properties;
 import java.util.SplittableRandom;
-import org.geoshard.harness.run.RunSettings;
 
 /**
  * Derives every random stream of a run from the one {@code seed} property, so that the same seed
  * gives the same choices in every thread. Streams are told apart by a purpose and an index.
  */
 public final class Seeds {
+  /** The property that seeds a run. */
+  public static final String SEED = "seed";
+  /** The seed when none is given: runs are reproducible by default. */
+  public static final long DEFAULT_SEED = 1L;
+
   private Seeds() {
   }
 
-  /** The run's seed: the {@code seed} property, or {@link RunSettings#DEFAULT_SEED}. */
+  /**
+   * The run's seed: the {@code seed} property, or {@link #DEFAULT_SEED}; read as the harness's
+   * {@code RunSettings} reads it (digits may be grouped with '_'), so that both agree on every value.
+   */
   public static long runSeed(Properties properties) {
-    String value = properties.getProperty(RunSettings.SEED);
+    String value = properties.getProperty(SEED);
     if (value == null || value.isBlank()) {
-      return RunSettings.DEFAULT_SEED;
+      return DEFAULT_SEED;
     }
     try {
-      return Long.parseLong(value.trim());
+      return Long.parseLong(value.trim().replace("_", ""));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Property 'seed' must be a whole number, but is '" + value + "'.", e);
     }
@@ -46,7 +53,12 @@ public final class Seeds {
 
   /** The random stream of one thread of a workload. */
   public static SplittableRandom forThread(Properties properties, String purpose, int threadId) {
-    return new SplittableRandom(derive(runSeed(properties), purpose, threadId));
+    return forThread(runSeed(properties), purpose, threadId);
+  }
+
+  /** The random stream of one thread of a workload, from the run's seed its settings read. */
+  public static SplittableRandom forThread(long runSeed, String purpose, int threadId) {
+    return new SplittableRandom(derive(runSeed, purpose, threadId));
   }
 
   /** SplitMix64's finaliser (Steele, Lea and Flood), a bijection that mixes all bits. */

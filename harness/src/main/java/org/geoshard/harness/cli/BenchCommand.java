@@ -15,8 +15,9 @@ import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.Formats;
 import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.output.RunResult;
+import org.geoshard.harness.ramp.RampSettings;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
@@ -102,11 +103,11 @@ public final class BenchCommand implements Callable<Integer> {
    */
   private JsonNode latencyCheckAtScale(Path folder) throws ConfigException, StartFailedException, IOException {
     Properties properties = workloadc();
-    properties.setProperty("ramp.mode", "threads");
-    properties.setProperty("ramp.start", Integer.toString(checkThreads));
-    properties.setProperty("ramp.maxthreads", Integer.toString(checkThreads));
-    properties.setProperty("ramp.interval", Integer.toString(seconds));
-    properties.setProperty("stats.warmup", "0");
+    properties.setProperty(RampSettings.MODE, "threads");
+    properties.setProperty(RampSettings.START, Integer.toString(checkThreads));
+    properties.setProperty(RampSettings.MAX_THREADS, Integer.toString(checkThreads));
+    properties.setProperty(RampSettings.INTERVAL, Integer.toString(seconds));
+    properties.setProperty(RampSettings.STATS_WARMUP, "0");
     properties.setProperty(RunSettings.STATUS_INTERVAL, "0");
     properties.setProperty(RunSettings.RESULTS_DIR, folder.toString());
     properties.setProperty("basicdb.simulatedelay", "10");

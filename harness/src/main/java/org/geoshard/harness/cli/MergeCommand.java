@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.merge.RunMerger;
 import org.geoshard.harness.output.RunFolder;
-import org.geoshard.harness.run.RunResult;
+import org.geoshard.harness.output.RunResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;

@@ -12,13 +12,13 @@ import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.UnknownProperties;
+import org.geoshard.harness.measure.StopReason;
 import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.Phase;
-import org.geoshard.harness.run.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
-import org.geoshard.harness.run.StopReason;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

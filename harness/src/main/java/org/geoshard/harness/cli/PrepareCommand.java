@@ -19,6 +19,7 @@ import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.output.RunFolder;
 import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.run.BindingSession;
+import org.geoshard.harness.run.Phase;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.WorkloadLoader;
 import org.slf4j.Logger;
@@ -67,6 +68,7 @@ public final class PrepareCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Properties properties;
+    RunSettings settings = null;
     Binding binding;
     RunFolder folder;
     Stages stage;
@@ -80,13 +82,13 @@ public final class PrepareCommand implements Callable<Integer> {
       }
       properties = PropertySources.resolveChecked(files, overrides);
       List<String> problems = new ArrayList<>();
-      String workload = properties.getProperty(RunSettings.WORKLOAD);
-      if (workload == null || workload.isBlank()) {
-        problems.add("Property 'workload' is not set: preparation prepares what a workload loads; give its file with -P"
-            + " (for example -P workloads/geo3s) or a class with -p workload=<class name>.");
-      } else {
-        data = WorkloadLoader.declaredData(workload.trim());
+      try {
+        // the load's settings: preparation prepares what the load fills, with the same properties
+        settings = RunSettings.fromProperties(Phase.LOAD, properties, PropertySources.defaultLabel(files));
+        data = WorkloadLoader.declaredData(settings.workloadClass());
         declaration = WorkloadLoader.declaration(properties);
+      } catch (ConfigException e) {
+        problems.addAll(e.problems());
       }
       binding = BindingRegistry.fromClassPath().resolve(bindingName);
       if (!Preparable.class.isAssignableFrom(binding.type())) {
@@ -95,15 +97,14 @@ public final class PrepareCommand implements Callable<Integer> {
       if (!problems.isEmpty()) {
         throw new ConfigException(problems);
       }
-      String dir = properties.getProperty(RunSettings.RESULTS_DIR);
-      folder = RunFolder.create(dir == null ? null : Path.of(dir), PhaseLauncher.defaultResultsRoot(), Instant.now(),
+      folder = RunFolder.create(settings.resultsDir(), PhaseLauncher.defaultResultsRoot(), Instant.now(),
           "prepare", binding.name(), PropertySources.defaultLabel(files));
     } catch (ConfigException e) {
       e.problems().forEach(LOG::error);
       return ExitCodes.USAGE;
     }
     RunRecord record = new RunRecord("prepare", binding.name(), binding.type().getName(),
-        properties.getProperty(RunSettings.WORKLOAD, ""), PropertySources.defaultLabel(files), properties);
+        settings.workloadClass(), PropertySources.defaultLabel(files), properties);
     record.time("startTime", Instant.now());
     int code = ExitCodes.OK;
     SharedObjects shared = new SharedObjects(declaration);

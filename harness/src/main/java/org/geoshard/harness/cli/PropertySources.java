@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.UnknownProperties;
+import org.geoshard.harness.run.RunSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,14 +65,14 @@ public final class PropertySources {
       if (threads < 1) {
         problems.add("-threads " + threads + ": must be at least 1.");
       } else {
-        properties.setProperty("threadcount", Integer.toString(threads));
+        properties.setProperty(RunSettings.THREAD_COUNT, Integer.toString(threads));
       }
     }
     if (target != null) {
       if (!(target >= 0)) {
         problems.add("-target " + target + ": must be 0 (no target) or a positive rate in operations per second.");
       } else {
-        properties.setProperty("target", Double.toString(target));
+        properties.setProperty(RunSettings.TARGET, Double.toString(target));
       }
     }
     if (!problems.isEmpty()) {

@@ -28,6 +28,14 @@ public interface PropertyCatalog {
     return List.of();
   }
 
+  /**
+   * True for the harness's own catalog, whose problems are said first: a property it has found fault
+   * with (a URL with an unencoded '@') is not faulted again by a module's catalog.
+   */
+  default boolean checkedFirst() {
+    return false;
+  }
+
   /** {@link #problems} from a settings reader that throws {@link ConfigException}. */
   static List<String> problemsOf(SettingsReader reader, Properties properties) {
     try {

@@ -47,7 +47,9 @@ public final class RecordingProperties extends Properties {
    */
   public static Set<String> namesReadBy(PropertyCatalog.SettingsReader reader, Properties... cases) {
     Set<String> names = new java.util.TreeSet<>();
-    Properties[] all = cases.length == 0 ? new Properties[] {new Properties()} : cases;
+    java.util.List<Properties> all = new java.util.ArrayList<>();
+    all.add(new Properties());  // the defaults: what is read whatever is set
+    all.addAll(java.util.Arrays.asList(cases));
     for (Properties values : all) {
       RecordingProperties recording = new RecordingProperties(values);
       try {

@@ -63,7 +63,7 @@ public final class UnknownProperties {
     List<String> problems = unknown(properties);
     Set<String> named = new HashSet<>();
     List<PropertyCatalog> harnessFirst = catalogs.stream()
-        .sorted(Comparator.comparing(catalog -> catalog instanceof HarnessProperties ? 0 : 1)).toList();
+        .sorted(Comparator.comparing(catalog -> catalog.checkedFirst() ? 0 : 1)).toList();
     for (PropertyCatalog catalog : harnessFirst) {
       Set<String> namedHere = new HashSet<>();
       for (String problem : catalog.problems(properties)) {

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 
 /**
  * What a run is, written once into {@code run.json} as {@code identity} when the phase starts: the

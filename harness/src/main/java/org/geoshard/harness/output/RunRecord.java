@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.geoshard.harness.config.Secrets;
+import org.geoshard.harness.api.Secrets;
 
 /**
  * The content of {@code run.json}: what ran, with which effective properties (secrets masked), on

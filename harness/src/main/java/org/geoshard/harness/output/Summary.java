@@ -11,7 +11,6 @@ import org.geoshard.harness.ramp.RampResult;
 import org.geoshard.harness.ramp.SlaRule;
 import org.geoshard.harness.ramp.StepRecord;
 import org.geoshard.harness.stats.Plateau;
-import org.geoshard.harness.run.RunResult;
 
 /** Writes {@code summary.json} (for programs) and {@code summary.txt} (for people, YCSB's style). */
 public final class Summary {

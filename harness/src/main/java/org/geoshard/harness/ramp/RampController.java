@@ -1,6 +1,6 @@
 package org.geoshard.harness.ramp;
 
-import org.geoshard.harness.run.StopReason;
+import org.geoshard.harness.measure.StopReason;
 
 /**
  * The max-throughput search: after each step that met the rule, more threads (closed loop) or a

@@ -2,7 +2,7 @@ package org.geoshard.harness.ramp;
 
 import java.util.concurrent.TimeUnit;
 import org.geoshard.harness.measure.IntervalListener;
-import org.geoshard.harness.run.StopReason;
+import org.geoshard.harness.measure.StopReason;
 
 /**
  * Judges a run step by step as its intervals arrive (on the sampler's thread) and tells the runner

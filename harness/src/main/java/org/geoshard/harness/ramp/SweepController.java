@@ -2,7 +2,7 @@ package org.geoshard.harness.ramp;
 
 import java.util.List;
 import org.geoshard.harness.api.ThreadGroups.ThreadGroup;
-import org.geoshard.harness.run.StopReason;
+import org.geoshard.harness.measure.StopReason;
 
 /**
  * A sweep: a thread group's offered rate walks through a list, each held for the group's step

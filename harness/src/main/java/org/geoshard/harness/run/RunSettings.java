@@ -5,8 +5,10 @@ import java.text.Normalizer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.YcsbCounts;
 import org.geoshard.harness.observe.ExplainSettings;
 import org.geoshard.harness.observe.IoTraceSettings;
 import org.geoshard.harness.observe.ObserveSettings;
@@ -20,11 +22,11 @@ import org.geoshard.harness.ramp.RampSettings;
  */
 public final class RunSettings {
   public static final String WORKLOAD = "workload";
-  public static final String THREAD_COUNT = "threadcount";
+  public static final String THREAD_COUNT = YcsbCounts.THREAD_COUNT;
   public static final String OPERATION_COUNT = "operationcount";
-  public static final String RECORD_COUNT = "recordcount";
-  public static final String INSERT_START = "insertstart";
-  public static final String INSERT_COUNT = "insertcount";
+  public static final String RECORD_COUNT = YcsbCounts.RECORD_COUNT;
+  public static final String INSERT_START = YcsbCounts.INSERT_START;
+  public static final String INSERT_COUNT = YcsbCounts.INSERT_COUNT;
   public static final String TARGET = "target";
   public static final String MAX_EXECUTION_TIME = "maxexecutiontime";
   public static final String MEASUREMENT_TYPE = "measurementtype";
@@ -32,7 +34,7 @@ public final class RunSettings {
   public static final String STATUS_INTERVAL = "status.interval";
   /** Seconds without a successful operation, while operations fail, after which a phase gives up. */
   public static final String GIVE_UP = "giveup.s";
-  public static final String SEED = "seed";
+  public static final String SEED = Seeds.SEED;
   public static final String RESULTS_DIR = "results.dir";
   public static final String RESULTS_LABEL = "results.label";
   /** Set by the harness as YCSB's Client does: true in the run phase, false in a load. */
@@ -46,8 +48,8 @@ public final class RunSettings {
   public static final String CLIENT_THREADS = "clientthreads";
 
   /** The seed when none is given: runs are reproducible by default. */
-  public static final long DEFAULT_SEED = 1L;
-  public static final int MAX_THREADS = 100_000;
+  public static final long DEFAULT_SEED = Seeds.DEFAULT_SEED;
+  public static final int MAX_THREADS = YcsbCounts.MAX_THREADS;
   /** Characters of a label: enough for any name, short enough for a folder name (255 bytes). */
   public static final int MAX_LABEL_LENGTH = 100;
   /** Long enough for a database restart or a fail-over, short enough not to run for hours into nothing. */

@@ -9,6 +9,7 @@ import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
+import org.geoshard.harness.config.YcsbCounts;
 import site.ycsb.Workload;
 import site.ycsb.WorkloadException;
 import site.ycsb.measurements.Measurements;
@@ -88,18 +89,23 @@ public final class WorkloadLoader {
 
   /** YCSB 0.17.0's CoreWorkload calls System.exit on these; refuse them first with a clear message. */
   private static void guardCoreWorkload(Properties properties) throws ConfigException {
+    // dataintegrity and fieldlengthdistribution are CoreWorkload's own names (YCSB's catalog, not the harness's)
     PropertyReader in = new PropertyReader(properties);
     List<String> problems = new ArrayList<>();
     if (in.bool("dataintegrity", false) && !"constant".equals(in.string("fieldlengthdistribution", "constant"))) {
       problems.add("Property 'dataintegrity=true' needs 'fieldlengthdistribution=constant'.");
     }
-    if (in.isSet("insertcount") && in.isSet("recordcount")) {
-      long start = in.longAtLeast("insertstart", 0, 0);
-      long count = in.longAtLeast("insertcount", 0, 0);
-      long records = in.longAtLeast("recordcount", 0, 0);
-      if (start + count > records) {
-        problems.add("Properties insertstart + insertcount must not exceed recordcount.");
-      }
+    YcsbCounts counts;
+    try {
+      counts = YcsbCounts.fromProperties(properties);
+    } catch (ConfigException e) {
+      problems.addAll(in.problems());
+      problems.addAll(e.problems());
+      throw new ConfigException(problems);
+    }
+    if (counts.insertCount() >= 0 && counts.recordCount() >= 0
+        && counts.insertStart() + counts.insertCount() > counts.recordCount()) {
+      problems.add("Properties insertstart + insertcount must not exceed recordcount.");
     }
     problems.addAll(in.problems());
     if (!problems.isEmpty()) {

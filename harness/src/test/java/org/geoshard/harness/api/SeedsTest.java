@@ -54,4 +54,15 @@ class SeedsTest {
     bad.setProperty("seed", "abc");
     assertThatThrownBy(() -> Seeds.runSeed(bad)).hasMessageContaining("Property 'seed'");
   }
+
+  @Test
+  void theSeedIsReadAsTheRunSettingsReadIt() throws Exception {
+    for (String value : new String[] {"42", " 1_000 ", "-7", "9223372036854775807"}) {
+      Properties p = new Properties();
+      p.setProperty("seed", value);
+      p.setProperty("workload", "x");
+      assertThat(Seeds.runSeed(p)).as(value)
+          .isEqualTo(org.geoshard.harness.run.RunSettings.fromProperties(org.geoshard.harness.run.Phase.LOAD, p, "t").seed());
+    }
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import org.geoshard.harness.run.HarnessProperties;
 import org.junit.jupiter.api.Test;
 
 class UnknownPropertiesTest {

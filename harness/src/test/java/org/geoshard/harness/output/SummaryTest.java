@@ -6,8 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.geoshard.harness.measure.LatencyStats;
-import org.geoshard.harness.run.RunResult;
-import org.geoshard.harness.run.StopReason;
+import org.geoshard.harness.measure.StopReason;
 import org.junit.jupiter.api.Test;
 
 class SummaryTest {

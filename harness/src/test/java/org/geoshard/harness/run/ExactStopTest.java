@@ -15,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.geoshard.harness.api.ThreadGroups;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
+import org.geoshard.harness.measure.StopReason;
+import org.geoshard.harness.output.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.DB;

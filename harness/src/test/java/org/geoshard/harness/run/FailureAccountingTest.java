@@ -11,6 +11,8 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.measure.LatencyStats;
+import org.geoshard.harness.measure.StopReason;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.output.TimeseriesWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -17,6 +17,7 @@ import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.observe.Stage;
 import org.geoshard.harness.observe.StageListener;
+import org.geoshard.harness.output.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.workloads.CoreWorkload;

@@ -22,6 +22,7 @@ import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.cli.ExitCodes;
 import org.geoshard.harness.cli.Main;
+import org.geoshard.harness.output.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.DBException;

@@ -21,6 +21,8 @@ import org.HdrHistogram.HistogramLogReader;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.binding.NoopDB;
 import org.geoshard.harness.config.ConfigException;
+import org.geoshard.harness.measure.StopReason;
+import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.output.TimeseriesWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

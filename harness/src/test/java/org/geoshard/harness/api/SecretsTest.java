@@ -1,8 +1,9 @@
-package org.geoshard.harness.config;
+package org.geoshard.harness.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Properties;
+import org.geoshard.harness.run.HarnessProperties;
 import org.junit.jupiter.api.Test;
 
 class SecretsTest {

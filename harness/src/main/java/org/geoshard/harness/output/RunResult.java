@@ -1,8 +1,9 @@
-package org.geoshard.harness.run;
+package org.geoshard.harness.output;
 
 import java.nio.file.Path;
 import java.util.Map;
 import org.geoshard.harness.measure.LatencyStats;
+import org.geoshard.harness.measure.StopReason;
 import org.geoshard.harness.ramp.RampResult;
 import org.geoshard.harness.stats.Plateau;
 

@@ -1,4 +1,4 @@
-package org.geoshard.harness.config;
+package org.geoshard.harness.api;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.geoshard.harness.run;
+package org.geoshard.harness.measure;
 
 import java.util.Locale;
 
