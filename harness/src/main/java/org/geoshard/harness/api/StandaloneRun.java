@@ -38,18 +38,25 @@ public final class StandaloneRun {
     };
   }
 
-  /** The declaration of the workload the properties name, uninitialised; key-value when none is named. */
+  /**
+   * The declaration of the workload the properties name: of an instance that is not initialised when
+   * its class declares data (a workload such as YCSB's CoreWorkload cannot even be made before
+   * {@code init}, and declares nothing), else YCSB's key-value records.
+   */
   static DataDeclaration declaration(Properties properties) {
     String className = properties.getProperty("workload");
-    if (className == null || className.isBlank()) {
-      return DataDeclaration.keyValue();
+    Object workload = null;
+    if (className != null && !className.isBlank()) {
+      try {
+        Class<?> type = Class.forName(className.trim());
+        if (DeclaresData.class.isAssignableFrom(type)) {
+          workload = type.getDeclaredConstructor().newInstance();
+        }
+      } catch (ReflectiveOperationException | LinkageError e) {
+        throw new IllegalStateException("Property 'workload': cannot instantiate " + className + ": " + e, e);
+      }
     }
-    try {
-      Object workload = Class.forName(className.trim()).getDeclaredConstructor().newInstance();
-      return DataDeclaration.of(workload, properties);
-    } catch (ReflectiveOperationException | LinkageError e) {
-      throw new IllegalStateException("Property 'workload': cannot instantiate " + className + ": " + e, e);
-    }
+    return DataDeclaration.of(workload, properties);
   }
 
   /** Closes and forgets the JVM's shared objects: for tests of a binding's fallback path only. */

@@ -59,6 +59,11 @@ class DataDeclarationTest {
       assertThat(second.data()).isEqualTo(DataDeclaration.keyValue());
       assertThat(first.shared("k", StringBuilder.class, StringBuilder::new))
           .isSameAs(second.shared("k", StringBuilder.class, StringBuilder::new));
+      Properties core = new Properties();
+      core.setProperty("workload", "site.ycsb.workloads.CoreWorkload");  // cannot be made before init: not made
+      core.setProperty("table", "kv");
+      assertThat(StandaloneRun.context(core).data().keyValueTable()).isEqualTo("kv");
+      assertThat(StandaloneRun.context(core).data().roles()).containsExactly(DataRole.KEY_VALUE);
       p.setProperty("workload", "no.such.Workload");
       assertThatThrownBy(() -> StandaloneRun.context(p)).hasMessageContaining("Property 'workload'")
           .hasMessageContaining("no.such.Workload");
