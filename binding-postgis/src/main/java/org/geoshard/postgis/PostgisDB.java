@@ -22,7 +22,6 @@ import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.ServerProcesses;
-import org.geoshard.harness.api.StandaloneRun;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
@@ -39,7 +38,7 @@ import site.ycsb.Status;
  * logic: {@link PostgisOperations} (what each operation means), {@link PostgisPreparation} (the tables
  * of the declared roles), {@link PostgisTopology} (run.json's topology, the server probe, local
  * processes) and {@link PostgisPreflight}. What the instances of a phase share comes from the phase's
- * {@link RunContext} (under plain YCSB, {@link StandaloneRun}'s).
+ * {@link RunContext} (under plain YCSB, {@link PlainYcsbRun}'s).
  */
 public final class PostgisDB extends DB
     implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes, ExplainsOperations,
@@ -81,7 +80,7 @@ public final class PostgisDB extends DB
     RunContext context = run;
     if (context == null) {
       try {
-        context = StandaloneRun.context(getProperties());
+        context = PlainYcsbRun.context(getProperties());
       } catch (IllegalStateException e) {
         throw new DBException(e.getMessage(), e);
       }

@@ -179,6 +179,10 @@ class PostgisDBTest {
   void theKeyValueTableIsTheRunsDeclarationsAndUnderPlainYcsbTheNamedWorkloadsDeclaration() throws Exception {
     Properties p = LocalPostgis.properties("t_joined");
     p.setProperty("table", "t_joined_property");
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS t_joined_property");  // left by an earlier run of this test
+    }
     Map<String, Map<String, Object>> details = new java.util.HashMap<>();
     java.util.Set<org.geoshard.harness.api.DataRole> kv = java.util.Set.of(org.geoshard.harness.api.DataRole.KEY_VALUE);
     try (org.geoshard.harness.api.SharedObjects run = new org.geoshard.harness.api.SharedObjects(
