@@ -10,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.geoshard.geo.GeoSettings;
-import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellRanges;
@@ -19,6 +17,7 @@ import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.geo.contract.RestaurantCells;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 
@@ -113,12 +112,11 @@ record CellPartitioning(int partitions, CellGrid grid, boolean covering) {
   }
 
   /**
-   * The ranges of the partitions, computed from the dataset the properties describe (every
-   * restaurant generated once: about a second per million).
+   * The ranges of the partitions, from the restaurants per cell the geo contract counts in the dataset
+   * the properties describe (every restaurant generated once: about a second per million).
    */
   CellRanges ranges(Properties properties) throws ConfigException, CityFileException {
-    GeoSettings geo = GeoSettings.fromProperties(properties);
-    CellCounts counts = CellCounts.of(GeoWorkload.datasetOf(geo), grid);
+    CellCounts counts = RestaurantCells.counted(properties, grid);
     try {
       return CellRanges.balanced(counts, partitions);
     } catch (IllegalArgumentException e) {

@@ -48,6 +48,25 @@ public final class Connections {
     }
   }
 
+  /**
+   * A new connection (also after a reconnect) with the session settings of the restaurants table's
+   * layout ({@link CellPartitioning#configure}).
+   */
+  static Connection open(PostgisSettings settings, CellPartitioning cells) throws DBException {
+    Connection connection = open(settings);
+    try {
+      cells.configure(connection);
+    } catch (SQLException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw new DBException("Could not set up a session on " + settings.maskedUrl() + ": " + e.getMessage(), e);
+    }
+    return connection;
+  }
+
   private static final Pattern QUERY_USER = Pattern.compile("[?&]user=([^&;]*)");
   private static final Pattern USER_INFO = Pattern.compile("^[A-Za-z:]*//([^:@/?]+)(?::[^/?]*)?@");
 

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.FailureLog;
 import org.geoshard.lastlocation.contract.HistorySplit;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.geoshard.lastlocation.contract.LocationEvent;
@@ -30,11 +31,14 @@ final class PostgisLastLocation implements LastLocationContract {
   private final CopyBatch history;
   private final BatchOutcomes.Listener batchOutcomes;
   private final HistorySplit split;
+  private final FailureLog failures;
   private final Set<String> knownPartitions = new HashSet<>();
   private final Set<String> pendingSplits = new HashSet<>();
 
-  PostgisLastLocation(LiveConnection live, CopyBatch history, BatchOutcomes.Listener batchOutcomes, HistorySplit split) {
+  PostgisLastLocation(LiveConnection live, CopyBatch history, BatchOutcomes.Listener batchOutcomes, HistorySplit split,
+      FailureLog failures) {
     this.live = live;
+    this.failures = failures;
     this.history = history;
     this.batchOutcomes = batchOutcomes;
     this.split = split;
@@ -102,7 +106,7 @@ final class PostgisLastLocation implements LastLocationContract {
 
   private Status failed(String what, Exception e) {
     live.failed(e);
-    PostgisDB.FAILURES.failed(what, e.getMessage(), null);
+    failures.failed(what, e.getMessage(), null);
     return Status.ERROR;
   }
 

@@ -14,9 +14,12 @@ import org.geoshard.harness.config.PropertyReader;
  * @param indexAfterLoad build the GiST index after the load (default) rather than before
  * @param drop drop the tables before a load
  * @param append load into tables that already hold rows (a load split over several clients)
+ * @param statusInterval the harness's {@code status.interval}: how often a long index build says how far it is
+ *     (zero: never)
  */
 public record PostgisSettings(String url, String user, String password, String table, int batchSize,
-                              boolean indexAfterLoad, boolean drop, boolean append, Duration connectTimeout) {
+                              boolean indexAfterLoad, boolean drop, boolean append, Duration connectTimeout,
+                              Duration statusInterval) {
 
   public static final String URL = "postgis.url";
   public static final String USER = "postgis.user";
@@ -27,6 +30,8 @@ public record PostgisSettings(String url, String user, String password, String t
   public static final String APPEND = "postgis.append";
   public static final String CONNECT_TIMEOUT = "postgis.connectTimeout";
   public static final String BATCH_SIZE = "batchsize";
+  /** The harness's property (it checks the value first), read here as the harness reads it. */
+  public static final String STATUS_INTERVAL = "status.interval";
 
   /** When the GiST index is built. */
   enum IndexWhen { BEFORE, AFTER }
@@ -47,12 +52,13 @@ public record PostgisSettings(String url, String user, String password, String t
     boolean drop = in.bool(DROP, false);
     boolean append = in.bool(APPEND, false);
     Duration connectTimeout = in.seconds(CONNECT_TIMEOUT, Duration.ofSeconds(5), 1);
+    Duration statusInterval = in.seconds(STATUS_INTERVAL, Duration.ofSeconds(10), 0);
     // Like libpq, fall back to PGUSER and PGPASSWORD, so that a password need not be on a command line.
     String user = in.string(USER, System.getenv("PGUSER"));
     String password = in.string(PASSWORD, System.getenv("PGPASSWORD"));
     in.throwIfProblems();
     return new PostgisSettings(url, user, password, table, batchSize, when == IndexWhen.AFTER, drop, append,
-        connectTimeout);
+        connectTimeout, statusInterval);
   }
 
   /** The URL as it may be shown: passwords masked. */

@@ -174,4 +174,42 @@ class PostgisDBTest {
       db.cleanup();
     }
   }
+
+  @Test
+  void theKeyValueTableIsTheRunsDeclarationsAndUnderPlainYcsbTheNamedWorkloadsDeclaration() throws Exception {
+    Properties p = LocalPostgis.properties("t_joined");
+    p.setProperty("table", "t_joined_property");
+    try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
+         Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS t_joined_property");  // left by an earlier run of this test
+    }
+    Map<String, Map<String, Object>> details = new java.util.HashMap<>();
+    java.util.Set<org.geoshard.harness.api.DataRole> kv = java.util.Set.of(org.geoshard.harness.api.DataRole.KEY_VALUE);
+    try (org.geoshard.harness.api.SharedObjects run = new org.geoshard.harness.api.SharedObjects(
+        new org.geoshard.harness.api.DataDeclaration(kv, "t_joined_declared", 0, null))) {
+      PostgisDB db = new PostgisDB();
+      db.setProperties(p);
+      db.joinRun(run);
+      db.init();
+      try {
+        db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, kv, recording(details));
+        assertThat(db.topology(kv)).containsEntry("table", "t_joined_declared");
+      } finally {
+        db.cleanup();
+      }
+    }
+    assertThat(count("SELECT count(*) FROM pg_class WHERE relname = 't_joined_property'")).isZero();
+
+    // Plain YCSB hands the instance no run: the workload YCSB's properties name declares the data.
+    p.setProperty("workload", CoreWorkload.class.getName());
+    PostgisDB alone = new PostgisDB();
+    alone.setProperties(p);
+    alone.init();
+    try {
+      alone.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD, kv, recording(details));
+      assertThat(alone.topology(kv)).containsEntry("table", "t_joined_property");
+    } finally {
+      alone.cleanup();
+    }
+  }
 }

@@ -61,4 +61,14 @@ class PostgisPreflightTest {
     assertThat(named(before, "table").detail()).isEqualTo("t_preflight_absent absent: a load creates it");
     assertThat(before).extracting(Check::name).doesNotContain("GiST index", "rows");
   }
+
+  @Test
+  void theGistIndexIsOursAnotherOneMissingUnderRowsOrNotYetNeeded() {
+    assertThat(PostgisPreflight.gistIndex("t", 1, 10, true)).isEqualTo(Check.ok("GiST index", "t_location_gist"));
+    assertThat(PostgisPreflight.gistIndex("t", 2, 10, false))
+        .isEqualTo(Check.ok("GiST index", "t_location_gist (another GiST index: 2)"));
+    assertThat(PostgisPreflight.gistIndex("t", 0, 10, false)).isEqualTo(Check.warn("GiST index",
+        "none on t: near queries scan the table (a load builds it after the last row)"));
+    assertThat(PostgisPreflight.gistIndex("t", 0, 0, false)).isEqualTo(Check.ok("GiST index", "none yet: a load builds it"));
+  }
 }
