@@ -22,6 +22,7 @@ import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.ServerProcesses;
+import org.geoshard.harness.api.StandaloneRun;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
@@ -38,7 +39,7 @@ import site.ycsb.Status;
  * logic: {@link PostgisOperations} (what each operation means), {@link PostgisPreparation} (the tables
  * of the declared roles), {@link PostgisTopology} (run.json's topology, the server probe, local
  * processes) and {@link PostgisPreflight}. What the instances of a phase share comes from the phase's
- * {@link RunContext} (under plain YCSB, {@link PlainYcsbRun}'s).
+ * {@link RunContext} (under plain YCSB, {@link StandaloneRun}'s).
  */
 public final class PostgisDB extends DB
     implements GeoContract, DelegatingLastLocation, Preparable, DescribesTopology, BatchOutcomes, ExplainsOperations,
@@ -80,7 +81,7 @@ public final class PostgisDB extends DB
     RunContext context = run;
     if (context == null) {
       try {
-        context = PlainYcsbRun.context(getProperties());
+        context = StandaloneRun.context(getProperties());
       } catch (IllegalStateException e) {
         throw new DBException(e.getMessage(), e);
       }
