@@ -127,24 +127,15 @@ final class ClientThreads {
     startGate.countDown();
   }
 
-  /** Waits until the main threads have ended, the deadline ({@link Ticker} of the clock) passed, or a stop. */
-  void awaitMainThreads(long deadlineNanos) {
+  /** Waits up to {@code millis} for the main threads to end; true when none runs any more. */
+  boolean awaitMainThreads(long millis) throws InterruptedException {
     for (Thread thread : mainThreads) {
-      while (thread.isAlive() && !stop.requested()) {
-        long left = deadlineNanos - clock.nanoTime();
-        if (left <= 0) {
-          stop.stop(StopReason.TIME);
-          return;
-        }
-        try {
-          thread.join(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          stop.stop(StopReason.INTERRUPTED);
-          return;
-        }
+      if (thread.isAlive()) {
+        thread.join(millis);
+        break;
       }
     }
+    return mainThreadsEnded();
   }
 
   /**

@@ -35,7 +35,22 @@ final class PhaseDriver {
 
   /** Waits for the main threads' end, the time, or a stop. */
   void awaitEnd() {
-    clients.awaitMainThreads(deadlineNanos);
+    while (!stop.requested()) {
+      long left = deadlineNanos - clock.nanoTime();
+      if (left <= 0) {
+        stop.stop(StopReason.TIME);
+        return;
+      }
+      try {
+        if (clients.awaitMainThreads(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), POLL_MILLIS)))) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop.stop(StopReason.INTERRUPTED);
+        return;
+      }
+    }
   }
 
   /** Follows the steps' decisions ({@code next} applies one) until they stop, the time is up, or the phase is stopped. */

@@ -83,6 +83,11 @@ class ClientThreadsTest {
   }
 
   private ClientThreads threads(Workload workload, DB binding) {
+    return threads(workload, binding, stop, schedule);
+  }
+
+  /** Client threads of {@code workload} on one shared {@code binding} instance, joined on the system's clock. */
+  static ClientThreads threads(Workload workload, DB binding, StopSignal stop, Ticker schedule) {
     Meters meters = new Meters(1);
     FailureLog log = new FailureLog(LoggerFactory.getLogger("client-threads-test"));
     return new ClientThreads(workload, false, 3, (id, interval) -> new MeasuredDB(binding, meters, id, true, interval,
@@ -101,7 +106,7 @@ class ClientThreadsTest {
     Thread.sleep(50);
     assertThat(clients.calls(3)).as("behind the start gate").isZero();
     clients.open();
-    clients.awaitMainThreads(Long.MAX_VALUE);
+    assertThat(clients.awaitMainThreads(30_000)).isTrue();
     assertThat(clients.join(Duration.ofSeconds(30))).isTrue();
     assertThat(clients.operationsDone()).isEqualTo(10);
     assertThat(clients.calls(1)).as("the first thread takes the remainder").isEqualTo(4);
@@ -132,13 +137,13 @@ class ClientThreadsTest {
   }
 
   @Test
-  void aCrashedThreadIsCountedAndTheOthersFinishTheirShare() {
+  void aCrashedThreadIsCountedAndTheOthersFinishTheirShare() throws Exception {
     ClientThreads clients = threads(new Reads(5), new NoopDB());
     clients.startMain(1, 100, unpaced(), MeasurementInterval.OP);
     clients.startMain(1, 100, unpaced(), MeasurementInterval.OP);
     clients.awaitReady();
     clients.open();
-    clients.awaitMainThreads(Long.MAX_VALUE);
+    assertThat(clients.awaitMainThreads(30_000)).isTrue();
     assertThat(clients.join(Duration.ofSeconds(30))).isTrue();
     assertThat(clients.crashed()).as("each thread crashes at its 5th call").isEqualTo(2);
     assertThat(clients.failed()).isTrue();
@@ -165,13 +170,14 @@ class ClientThreadsTest {
   }
 
   @Test
-  void thePhaseStopsAtItsDeadline() {
+  void theWaitForTheMainThreadsSaysWhetherTheyEnded() throws Exception {
     ClientThreads clients = threads(new Reads(0), new NoopDB());
     clients.startMain(1, 0, unpaced(), MeasurementInterval.OP);
     clients.awaitReady();
     clients.open();
-    clients.awaitMainThreads(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
-    assertThat(stop.reason()).isEqualTo(StopReason.TIME);
+    assertThat(clients.awaitMainThreads(20)).as("a thread without a count runs until stopped").isFalse();
+    stop.stop(StopReason.TIME);
+    assertThat(clients.awaitMainThreads(30_000)).isTrue();
     assertThat(clients.join(Duration.ofSeconds(30))).isTrue();
     assertThat(clients.operationsDone()).isPositive();
   }
