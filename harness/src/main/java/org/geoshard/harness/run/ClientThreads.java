@@ -43,7 +43,7 @@ final class ClientThreads {
   private final int threadCount;
   private final Databases databases;
   private final StopSignal stop;
-  /** The clock of the grace when joining. */
+  /** The clock of the waits for the threads (the grace when joining). */
   private final Ticker clock;
   private final WorkerControl control;
   private final CountDownLatch startGate = new CountDownLatch(1);
@@ -59,7 +59,7 @@ final class ClientThreads {
   /**
    * @param threadCount what each thread's workload state is told the thread count is ({@code clientthreads})
    * @param schedule the clock and the wait of the threads' schedule (and of their latencies)
-   * @param clock the clock of the grace when joining
+   * @param clock the clock of the waits for the threads (the grace when joining)
    */
   ClientThreads(Workload workload, boolean load, int threadCount, Databases databases, Properties properties,
       StopSignal stop, Ticker schedule, Ticker clock) {
@@ -129,11 +129,13 @@ final class ClientThreads {
 
   /** Waits up to {@code millis} for the main threads to end; true when none runs any more. */
   boolean awaitMainThreads(long millis) throws InterruptedException {
+    long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     for (Thread thread : mainThreads) {
-      if (thread.isAlive()) {
-        thread.join(millis);
+      long left = deadline - clock.nanoTime();
+      if (left <= 0) {
         break;
       }
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
     }
     return mainThreadsEnded();
   }

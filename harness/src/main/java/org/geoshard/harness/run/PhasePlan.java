@@ -55,8 +55,8 @@ record PhasePlan(Phase phase, Set<DataRole> data, long plannedOperations, int ma
     if (phase == Phase.LOAD && planned == 0 && settings.maxExecutionTime().isZero()) {
       throw new ConfigException("Nothing to load: set property 'recordcount' (or 'insertcount') to the number of records.");
     }
-    int groupThreads = groups.stream().mapToInt(ThreadGroup::threads).sum();
-    int clientThreads = (ramp.mode() == RampMode.THREADS ? ramp.maxThreads() : settings.initialThreads()) + groupThreads;
+    int clientThreads = (ramp.mode() == RampMode.THREADS ? ramp.maxThreads() : settings.initialThreads())
+        + groups.stream().mapToInt(ThreadGroup::threads).sum();
     double mainRate = switch (ramp.mode()) {
       case RATE -> ramp.startRate();
       case THREADS -> 0;
@@ -83,11 +83,6 @@ record PhasePlan(Phase phase, Set<DataRole> data, long plannedOperations, int ma
   /** The thread group that sweeps its rates, or null. */
   ThreadGroup sweepGroup() {
     return groups.stream().filter(ThreadGroup::sweeps).findFirst().orElse(null);
-  }
-
-  /** The threads that start with the phase: the main ones and every group's. */
-  int startingThreads() {
-    return mainThreads + groups.stream().mapToInt(ThreadGroup::threads).sum();
   }
 
   private static void checkContracts(Phase phase, Workload workload, Binding binding) throws ConfigException {

@@ -70,7 +70,6 @@ class PhasePlanTest {
     assertThat(plan.mainThreads()).isEqualTo(4);
     assertThat(plan.groups()).as("thread groups run beside a run only").isEmpty();
     assertThat(plan.clientThreads()).isEqualTo(4);
-    assertThat(plan.startingThreads()).isEqualTo(4);
     assertThat(plan.mainOfferedRate()).isZero();
   }
 
@@ -85,7 +84,6 @@ class PhasePlanTest {
     PhasePlan plan = PhasePlan.of(settings(Phase.RUN, "operationcount", "100", "threadcount", "3", "target", "600"),
         new Grouped(group("writers", 2, 10.0), group("sweep", 4, 0.0, 100.0, 200.0)), NOOP);
     assertThat(plan.clientThreads()).isEqualTo(3 + 2 + 4);
-    assertThat(plan.startingThreads()).isEqualTo(9);
     assertThat(plan.sweepGroup().name()).isEqualTo("sweep");
     assertThat(plan.mainOfferedRate()).isEqualTo(600);
   }
