@@ -1,5 +1,7 @@
 package org.geoshard.harness.observe;
 
+import static org.geoshard.harness.api.Throwables.describe;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -377,11 +379,6 @@ public final class ServerObserver implements StageListener {
       out.put("cpuMillis", TimeUnit.NANOSECONDS.toMillis(threadCpuNanos));
     }
     return out;
-  }
-
-  private static String describe(Throwable e) {
-    String message = e.getMessage();
-    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
   }
 
   private static final class NodeState {

@@ -11,6 +11,7 @@ import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.ServerProcesses;
+import org.geoshard.harness.api.Throwables;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.binding.Binding;
@@ -78,7 +79,7 @@ public final class BindingSession {
         record.preparationStep(name, millis, Map.of("failed", String.valueOf(e.getMessage())));
         // A binding's own refusal is a sentence already; anything else (a driver's or server's answer) is named by step.
         throw e instanceof DBException db2 ? db2
-            : new DBException("step '" + name + "' failed: " + Runner.describe(e), e);
+            : new DBException("step '" + name + "' failed: " + Throwables.describe(e), e);
       }
     }));
   }

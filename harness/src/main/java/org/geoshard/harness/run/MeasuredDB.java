@@ -41,6 +41,8 @@ final class MeasuredDB extends DB implements HarnessDB {
   private final boolean measured;
   private final boolean fromIntendedTime;
   private final FailureLog errors;
+  /** The clock of every latency (the system's in a run; a test's own to place an abandon exactly). */
+  private final Ticker ticker;
   private final OperationMeter read;
   private final OperationMeter scan;
   private final OperationMeter update;
@@ -70,7 +72,8 @@ final class MeasuredDB extends DB implements HarnessDB {
   private int depth;
 
   MeasuredDB(DB binding, Meters meters, int threadId, boolean measured, MeasurementInterval interval,
-      FailureLog errors) {
+      FailureLog errors, Ticker ticker) {
+    this.ticker = ticker;
     this.binding = binding;
     this.meters = meters;
     this.stripe = threadId;
@@ -125,14 +128,14 @@ final class MeasuredDB extends DB implements HarnessDB {
    */
   @Override
   public void cleanup() throws DBException {
-    long start = System.nanoTime();
+    long start = ticker.nanoTime();
     boolean ok = false;
     try {
       binding.cleanup();
       ok = true;
     } finally {
       if (measured) {
-        meters.meter(Totals.CLEANUP).record(stripe, (System.nanoTime() - start) / 1000, ok);
+        meters.meter(Totals.CLEANUP).record(stripe, (ticker.nanoTime() - start) / 1000, ok);
       }
       if (batches != null) {
         long[] left = batches.abandon();
@@ -293,7 +296,7 @@ final class MeasuredDB extends DB implements HarnessDB {
       intendedStartNanos = 0;
       return intended;
     }
-    return System.nanoTime();
+    return ticker.nanoTime();
   }
 
   /** Marks an operation as in progress; its start. */
@@ -313,8 +316,8 @@ final class MeasuredDB extends DB implements HarnessDB {
   }
 
   /** The latency of a call begun at {@code startNanos}, less the time the binding waited to retry in it. */
-  private static long latencyMicros(long startNanos, long waitedBefore) {
-    return (System.nanoTime() - startNanos - (RetryWait.waitedNanos() - waitedBefore)) / 1000;
+  private long latencyMicros(long startNanos, long waitedBefore) {
+    return (ticker.nanoTime() - startNanos - (RetryWait.waitedNanos() - waitedBefore)) / 1000;
   }
 
   /** Counts the call, except a buffered record of a binding that reports batches: its batch will. */
@@ -329,7 +332,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     }
   }
 
-  /** When the operation in progress began ({@link System#nanoTime()}), or 0 when none is. */
+  /** When the operation in progress began (on the {@link Ticker}), or 0 when none is. */
   long operationStartNanos() {
     return inFlightSince.getAcquire();
   }
@@ -351,7 +354,7 @@ final class MeasuredDB extends DB implements HarnessDB {
     if (meter == null) {
       meter = meters.meter(classify == null ? "UNKNOWN" : classify.apply(Status.ERROR).operation());
     }
-    meter.record(stripe, (System.nanoTime() - start) / 1000, false);
+    meter.record(stripe, (ticker.nanoTime() - start) / 1000, false);
     return true;
   }
 

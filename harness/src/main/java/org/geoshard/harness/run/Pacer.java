@@ -10,17 +10,20 @@ final class Pacer {
   private volatile boolean paused;
 
   /**
-   * @param opsPerSecondPerThread the rate of each thread
+   * @param opsPerSecond the rate offered by all the threads that share this pacer together
+   * @param threads how many threads share it (each offers its part)
    * @param zeroPauses true when a rate of 0 means "no operations" (a thread group); false when it
    *     means "no pacing, as fast as possible" (the main threads without a target)
    */
-  Pacer(double opsPerSecondPerThread, boolean zeroPauses) {
+  Pacer(double opsPerSecond, int threads, boolean zeroPauses) {
     this.zeroPauses = zeroPauses;
-    setRate(opsPerSecondPerThread);
+    offer(opsPerSecond, threads);
   }
 
-  void setRate(double opsPerSecondPerThread) {
-    intervalNanos = opsPerSecondPerThread > 0 ? Math.max(1, Math.round(1e9 / opsPerSecondPerThread)) : 0;
+  /** Offers {@code opsPerSecond} over {@code threads} threads: the one place a rate is split per thread. */
+  void offer(double opsPerSecond, int threads) {
+    double perThread = opsPerSecond / threads;
+    intervalNanos = perThread > 0 ? Math.max(1, Math.round(1e9 / perThread)) : 0;
     paused = zeroPauses && intervalNanos == 0;
   }
 

@@ -16,7 +16,7 @@ final class Worker implements Runnable {
   private final boolean load;
   private final long operations;
   private final Pacer pacer;
-  private final Runner runner;
+  private final WorkerControl control;
   private final Ticker ticker;
   /** Operations this thread performed; read after the thread ended (join orders the write). */
   private long done;
@@ -28,7 +28,7 @@ final class Worker implements Runnable {
    * @param pacer the spacing of intended starts, shared by all threads
    */
   Worker(int id, int threadCount, MeasuredDB db, Workload workload, boolean load, long operations,
-      Pacer pacer, Runner runner) {
+      Pacer pacer, WorkerControl control) {
     this.id = id;
     this.threadCount = threadCount;
     this.db = db;
@@ -36,8 +36,8 @@ final class Worker implements Runnable {
     this.load = load;
     this.operations = operations;
     this.pacer = pacer;
-    this.runner = runner;
-    this.ticker = runner.ticker();
+    this.control = control;
+    this.ticker = control.ticker();
   }
 
   int id() {
@@ -69,18 +69,18 @@ final class Worker implements Runnable {
     Object state;
     try {
       db.init();
-      state = workload.initThread(runner.properties(), id, threadCount);
+      state = workload.initThread(control.properties(), id, threadCount);
     } catch (Exception | LinkageError e) {
-      runner.workerFailedToStart(id, e);
+      control.failedToStart(id, e);
       cleanup();
       return;
     }
     try {
-      if (runner.awaitStart(id)) {
+      if (control.awaitStart(id)) {
         loop(state);
       }
     } catch (RuntimeException | Error e) {
-      runner.workerCrashed(id, e);
+      control.crashed(id, e);
     } finally {
       cleanup();
     }
@@ -91,7 +91,7 @@ final class Worker implements Runnable {
     long intended = ticker.nanoTime();
     boolean scheduled = true;
     try {
-      while (!runner.stopRequested() && (operations == 0 || count < operations)) {
+      while (!control.stopRequested() && (operations == 0 || count < operations)) {
         if (pacer.paused()) {
           // A group at rate 0 waits; when it resumes, its schedule starts afresh (no backlog).
           ticker.park(10_000_000L);
@@ -132,19 +132,19 @@ final class Worker implements Runnable {
   private boolean pauseUntil(long intendedNanos) {
     long wait;
     while ((wait = intendedNanos - ticker.nanoTime()) > 0) {
-      if (runner.stopRequested()) {
+      if (control.stopRequested()) {
         return false;
       }
       ticker.park(Math.min(wait, 100_000_000L));
     }
-    return !runner.stopRequested();
+    return !control.stopRequested();
   }
 
   private void cleanup() {
     try {
       db.cleanup();
     } catch (Exception | LinkageError e) {
-      runner.workerCleanupFailed(id, e);
+      control.cleanupFailed(id, e);
     }
   }
 }
