@@ -29,7 +29,7 @@ public final class MongoProperties implements PropertyCatalog {
     List<String> problems = new java.util.ArrayList<>(PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties));
     if (problems.isEmpty()) {
       try {
-        String cellKey = CellKeyPlan.problem(MongoSettings.fromProperties(properties).shardKey());
+        String cellKey = CellKeyPlan.problem(MongoSettings.fromProperties(properties).preparation().shardKey());
         if (cellKey != null) {
           problems.add(cellKey);
         }
