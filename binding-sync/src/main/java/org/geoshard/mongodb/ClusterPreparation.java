@@ -52,7 +52,7 @@ final class ClusterPreparation {
     this.client = client;
     this.facts = facts;
     this.settings = settings;
-    this.database = client.getDatabase(settings.database());
+    this.database = client.getDatabase(settings.connection().database());
   }
 
   /**
@@ -61,19 +61,19 @@ final class ClusterPreparation {
    */
   void prepare(Preparable.Stage stage, Preparable.Steps steps, LoadRange load) throws DBException {
     if (stage == Preparable.Stage.BEFORE_LOAD) {
-      if (settings.drop()) {
+      if (settings.preparation().drop()) {
         steps.step("drop collection", this::drop);
       } else if (load != null) {
         refuseLoadedAlready(load);
       }
       steps.step("create collection", this::create);
-      if (settings.shardKey() != null) {
+      if (settings.preparation().shardKey() != null) {
         steps.step("shard collection", this::shard);
       }
-      if (settings.indexWhen() == IndexWhen.BEFORE) {
+      if (settings.preparation().indexWhen() == IndexWhen.BEFORE) {
         steps.step("2dsphere index", this::geoIndex);
       }
-    } else if (settings.indexWhen() == IndexWhen.AFTER) {
+    } else if (settings.preparation().indexWhen() == IndexWhen.AFTER) {
       steps.step("2dsphere index", this::geoIndex);
     }
   }
@@ -163,14 +163,14 @@ final class ClusterPreparation {
     if (stage != Preparable.Stage.BEFORE_LOAD) {
       return;
     }
-    if (settings.drop()) {
+    if (settings.preparation().drop()) {
       steps.step("drop collection " + collection, () -> drop(collection));
     }
     steps.step("create collection " + collection, () -> create(collection));
   }
 
   Map<String, Object> shard() throws DBException {
-    return shard(settings.collection(), settings.shardKey(), MongoSettings.SHARD_KEY);
+    return shard(settings.collection(), settings.preparation().shardKey(), MongoSettings.SHARD_KEY);
   }
 
   /**
@@ -180,7 +180,7 @@ final class ClusterPreparation {
    * @param property the property that named the key, for messages
    */
   Map<String, Object> shard(String collectionName, ShardKey key, String property) throws DBException {
-    String namespace = settings.database() + "." + collectionName;
+    String namespace = settings.connection().database() + "." + collectionName;
     if (!facts.sharded()) {
       throw new MongoStartException(CollectionChecks.notAMongos(settings, facts));
     }
@@ -203,7 +203,7 @@ final class ClusterPreparation {
     MongoDatabase admin = client.getDatabase("admin");
     // Always: it is idempotent, and whether shardCollection may skip it depends on the FCV, not the binary.
     try {
-      admin.runCommand(new Document("enableSharding", settings.database()));
+      admin.runCommand(new Document("enableSharding", settings.connection().database()));
     } catch (MongoCommandException e) {
       if (e.getErrorCode() != ALREADY_INITIALIZED) {
         throw e;
@@ -229,7 +229,7 @@ final class ClusterPreparation {
 
   /** Says how the collection is presplit, adding {@code numInitialChunks} to the command where the server honours it. */
   String presplit(ShardKey key, boolean empty, Document command) {
-    Integer wanted = settings.numInitialChunks();
+    Integer wanted = settings.preparation().numInitialChunks();
     ServerVersion fcv = facts.featureVersion();
     boolean honoured = facts.rules().honoursNumInitialChunks();
     if (!key.hashed()) {
@@ -263,14 +263,14 @@ final class ClusterPreparation {
     }
     details.put("alreadyExisted", false);
     details.put("documents", collection.estimatedDocumentCount());
-    IndexBuildWatcher watcher = new IndexBuildWatcher(client, settings.database(), settings.collection(),
-        settings.indexPoll(TimeUnit.MILLISECONDS));
+    IndexBuildWatcher watcher = new IndexBuildWatcher(client, settings.connection().database(), settings.collection(),
+        settings.preparation().indexPoll(TimeUnit.MILLISECONDS));
     watcher.start();
     long start = System.nanoTime();
     Map<String, Object> perShard;
     try {
       // A request of its own deadline: a build over millions of documents takes minutes, not mongodb.timeout.ms.
-      collection.withTimeout(settings.indexTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
+      collection.withTimeout(settings.preparation().indexTimeout(TimeUnit.MILLISECONDS), TimeUnit.MILLISECONDS)
           .createIndex(CollectionChecks.GEO_INDEX_KEY);
     } finally {
       perShard = watcher.stop();
@@ -300,7 +300,7 @@ final class ClusterPreparation {
 
   private Map<String, Object> details(String collection) {
     Map<String, Object> details = new LinkedHashMap<>();
-    details.put("namespace", settings.database() + "." + collection);
+    details.put("namespace", settings.connection().database() + "." + collection);
     details.put("server", facts.describe());
     return details;
   }

@@ -21,7 +21,7 @@ public final class CollectionChecks {
   /** The problem with the geo collection, or null when there is none. */
   public static String problem(MongoClient client, ServerFacts facts, MongoSettings settings, boolean forQueries) {
     String ns = settings.namespace();
-    ShardKey wanted = settings.shardKey();
+    ShardKey wanted = settings.preparation().shardKey();
     if (wanted != null) {
       if (!facts.sharded()) {
         return notAMongos(settings, facts);
@@ -40,9 +40,9 @@ public final class CollectionChecks {
       }
     }
     if (forQueries) {
-      MongoDatabase db = client.getDatabase(settings.database());
+      MongoDatabase db = client.getDatabase(settings.connection().database());
       if (!db.listCollectionNames().into(new ArrayList<>()).contains(settings.collection())) {
-        return "Collection " + ns + " does not exist at " + settings.maskedUrl()
+        return "Collection " + ns + " does not exist at " + settings.connection().maskedUrl()
             + ": load it first (bin/ycsb load mongodb-geo -P <workload>).";
       }
       if (!hasGeoIndex(db.getCollection(settings.collection()).listIndexes().into(new ArrayList<>()))) {
@@ -55,7 +55,7 @@ public final class CollectionChecks {
   }
 
   static String notAMongos(MongoSettings settings, ServerFacts facts) {
-    return "Property '" + MongoSettings.SHARD_KEY + "' is '" + settings.shardKey() + "', but " + settings.maskedUrl()
+    return "Property '" + MongoSettings.SHARD_KEY + "' is '" + settings.preparation().shardKey() + "', but " + settings.connection().maskedUrl()
         + " is a " + facts.kind().label() + " server, not a mongos of a sharded cluster: connect to a mongos or unset "
         + MongoSettings.SHARD_KEY + ".";
   }

@@ -25,8 +25,8 @@ public final class Failures {
 
   /** The sentence for a failure to reach or use the server at {@code settings}' URL. */
   public static String describe(Throwable e, MongoSettings settings, String effectiveUrl, ClusterDescription cluster) {
-    String where = settings.throwaway() == null ? settings.maskedUrl()
-        : settings.maskedUrl() + " (" + Secrets.maskText(effectiveUrl) + ")";
+    String where = settings.connection().throwaway() == null ? settings.connection().maskedUrl()
+        : settings.connection().maskedUrl() + " (" + Secrets.maskText(effectiveUrl) + ")";
     MongoSecurityException security = find(e, MongoSecurityException.class);
     if (security != null) {
       return "Authentication failed at " + where + authenticationDetail(security.getCredential(), security)
@@ -39,14 +39,14 @@ public final class Failures {
     }
     if (command != null && command.getErrorCode() == UNAUTHORIZED) {
       return "The user of " + where + " is not authorized: " + command.getErrorMessage()
-          + " (the binding needs readWrite on database '" + settings.database()
+          + " (the binding needs readWrite on database '" + settings.connection().database()
           + "', and clusterManager/clusterMonitor to prepare and describe a sharded cluster).";
     }
     if (find(e, MongoTimeoutException.class) != null) {
       // The request's deadline bounds the server selection too: say which of the two ended the wait.
-      boolean deadline = settings.timeout(TimeUnit.MILLISECONDS) < settings.serverSelectionTimeout(TimeUnit.MILLISECONDS);
-      String within = deadline ? settings.timeout(TimeUnit.MILLISECONDS) + " ms"
-          : settings.serverSelectionTimeout(TimeUnit.SECONDS) + " s";
+      boolean deadline = settings.connection().timeout(TimeUnit.MILLISECONDS) < settings.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS);
+      String within = deadline ? settings.connection().timeout(TimeUnit.MILLISECONDS) + " ms"
+          : settings.connection().serverSelectionTimeout(TimeUnit.SECONDS) + " s";
       return "No MongoDB server answered at " + where + " within " + within + tried(cluster)
           + "; check " + MongoSettings.URL + " and that the server runs ("
           + (deadline ? MongoSettings.TIMEOUT_MS : MongoSettings.SERVER_SELECTION_TIMEOUT) + " sets how long to wait).";

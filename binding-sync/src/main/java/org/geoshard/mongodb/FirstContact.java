@@ -37,8 +37,8 @@ final class FirstContact {
   static void await(MongoClient client, MongoSettings settings, List<String> hosts, String where)
       throws MongoStartException {
     // Never longer than the server selection the user asked for: a shorter one bounds the first contact too.
-    long connectWait = settings.connectWait(TimeUnit.MILLISECONDS);
-    long selection = settings.serverSelectionTimeout(TimeUnit.MILLISECONDS);
+    long connectWait = settings.connection().connectWait(TimeUnit.MILLISECONDS);
+    long selection = settings.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS);
     String property = connectWait <= selection ? MongoSettings.CONNECT_WAIT : MongoSettings.SERVER_SELECTION_TIMEOUT;
     await(client::getClusterDescription, Math.min(connectWait, selection), property, hosts, where, LOG::info);
   }

@@ -76,7 +76,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   public final void init() throws DBException {
     try {
       settings = configure(getProperties());
-      cellKey = CellKeyPlan.of(settings.shardKey(), getProperties());
+      cellKey = CellKeyPlan.of(settings.preparation().shardKey(), getProperties());
       llSettings = MongoLastLocationSettings.fromProperties(getProperties());
       balancer = BalancerPolicy.fromProperties(getProperties());
     } catch (ConfigException e) {
@@ -109,7 +109,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     copy.putAll(getProperties());
     copy.setProperty(MongoSettings.URL, url);
     try {
-      return MongoSettings.fromProperties(copy, settings.commandListeners());
+      return MongoSettings.fromProperties(copy, settings.connection().commandListeners());
     } catch (ConfigException e) {
       throw new DBException(e.getMessage().replace("'" + MongoSettings.URL + "'",
           "'" + MongoLastLocationSettings.LKL_URL + "'"));
@@ -186,12 +186,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
         refuseAnLklKeyTheServerCannotUpsert();
       }
       if (lklLease == null) {
-        new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.drop())
+        new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.preparation().drop())
             .prepare(stage, steps);
       } else {
         new LastLocationPreparation(cluster, database(lease, settings),
             new ClusterPreparation(lklLease.client(), lklLease.facts(), lklSettings), database(lklLease, lklSettings),
-            lklSettings.maskedUrl(), llSettings, clockStart, settings.drop()).prepare(stage, steps);
+            lklSettings.connection().maskedUrl(), llSettings, clockStart, settings.preparation().drop()).prepare(stage, steps);
       }
     }
     if (data.contains(GeoContract.RESTAURANTS)) {
@@ -266,7 +266,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       Map<String, Object> out = new java.util.LinkedHashMap<>(TopologyReader.describe(lease.client(), lease.facts(),
           settings, collection, SharedClients.counters(settings)));
       // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
-      out.put("connectionPool", settings.poolDescription());
+      out.put("connectionPool", settings.connection().poolDescription());
       out.put("versionRules", lease.facts().rules().rows(cellKey.active(), llSettings.lklKey() != null));
       String untargeted = untargetedCellKey(lease.facts());
       if (untargeted != null) {
@@ -294,7 +294,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public StageWatch stageWatch() {
     SharedClients.Lease lease = control();
-    return lease.facts().sharded() ? BalancerWatch.open(lease.entry().effectiveUrl, balancer, settings.maskedUrl()) : null;
+    return lease.facts().sharded() ? BalancerWatch.open(lease.entry().effectiveUrl, balancer, settings.connection().maskedUrl()) : null;
   }
 
   /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */

@@ -74,7 +74,7 @@ public final class MongoOperations implements GeoContract {
     this.shared = shared;
     this.failures = failures;
     this.outcomes = new Outcomes(failures);
-    this.geoBuffer = new InsertBuffer(settings.geoBatchSize());
+    this.geoBuffer = new InsertBuffer(settings.writes().geoBatchSize());
     this.lastLocation = new LastLocationOperations(path, llSettings, outcomes);
   }
 
@@ -115,7 +115,7 @@ public final class MongoOperations implements GeoContract {
     }
     for (Map.Entry<String, InsertBuffer> e : ycsbBuffers.entrySet()) {
       e.getValue().drain(batch -> {
-        if (writeBatch(Op.INSERT, e.getKey(), batch, settings.upsert(), -1) != Status.OK) {
+        if (writeBatch(Op.INSERT, e.getKey(), batch, settings.writes().upsert(), -1) != Status.OK) {
           failed.add(batch.size() + " records of " + e.getKey());
         }
       });
@@ -157,7 +157,7 @@ public final class MongoOperations implements GeoContract {
       return Status.ERROR;
     }
     Status status = outcomes.attempt("GEO near query", () -> {
-      NearQuery near = cellKey.near(query, settings.maxDistance());
+      NearQuery near = cellKey.near(query, settings.queries().maxDistance());
       RequestPath.Find find = near.toFind();
       sent(settings.collection(), find);
       path.find(Op.GEO_NEAR, settings.collection(), find, d -> {
@@ -195,7 +195,7 @@ public final class MongoOperations implements GeoContract {
 
   /** The check made once per shared client: "" when fine, else the problem. */
   private String sharedCheck(boolean forQueries) {
-    String key = settings.namespace() + "|" + settings.shardKey() + "|" + (forQueries ? "queries" : "load");
+    String key = settings.namespace() + "|" + settings.preparation().shardKey() + "|" + (forQueries ? "queries" : "load");
     synchronized (shared.checks) {
       String known = shared.checks.get(key);
       if (known == null) {
@@ -232,9 +232,9 @@ public final class MongoOperations implements GeoContract {
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     Document document = new Document("_id", key);
     document.putAll(fields(values));
-    if (settings.ycsbBatchSize() == 1) {
+    if (settings.writes().ycsbBatchSize() == 1) {
       return outcomes.attempt("insert of ", key, () -> {
-        if (settings.upsert()) {
+        if (settings.writes().upsert()) {
           path.upsertById(Op.INSERT, table, document);
         } else {
           path.insertOne(Op.INSERT, table, document);
@@ -242,8 +242,8 @@ public final class MongoOperations implements GeoContract {
         return Status.OK;
       });
     }
-    List<Document> batch = ycsbBuffers.computeIfAbsent(table, t -> new InsertBuffer(settings.ycsbBatchSize())).add(document);
-    return batch == null ? Status.BATCHED_OK : writeBatch(Op.INSERT, table, batch, settings.upsert(), batch.size() - 1);
+    List<Document> batch = ycsbBuffers.computeIfAbsent(table, t -> new InsertBuffer(settings.writes().ycsbBatchSize())).add(document);
+    return batch == null ? Status.BATCHED_OK : writeBatch(Op.INSERT, table, batch, settings.writes().upsert(), batch.size() - 1);
   }
 
   /**
@@ -255,7 +255,7 @@ public final class MongoOperations implements GeoContract {
       return Optional.empty();
     }
     try {
-      Document answer = shared.client.getDatabase(settings.database())
+      Document answer = shared.client.getDatabase(settings.connection().database())
           .runCommand(MongoExplain.command(lastFind.toCommand(lastCollection)));
       return Optional.of(MongoExplain.parse(answer));
     } catch (MongoException | IllegalArgumentException e) {

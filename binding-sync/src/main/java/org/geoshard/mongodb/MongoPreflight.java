@@ -30,16 +30,16 @@ final class MongoPreflight {
   static List<Check> checks(MongoClient client, ServerFacts facts, MongoSettings settings, Map<String, Object> topology,
       boolean cellKey, String lklKeyProblem) {
     List<Check> checks = new ArrayList<>();
-    checks.add(Check.ok("nodes reached", settings.maskedUrl() + (facts.hosts().isEmpty() ? "" : " " + facts.hosts())));
+    checks.add(Check.ok("nodes reached", settings.connection().maskedUrl() + (facts.hosts().isEmpty() ? "" : " " + facts.hosts())));
     checks.add(version(facts));
-    boolean wantsSharding = settings.shardKey() != null;
+    boolean wantsSharding = settings.preparation().shardKey() != null;
     String deployment = facts.kind().label() + (facts.replicaSet() == null ? "" : " " + facts.replicaSet());
     Object shards = topology.get("shards");
     if (facts.sharded()) {
       deployment += shards instanceof List<?> list ? ", " + list.size() + " shards" : ", shards unreadable";
     }
     if (wantsSharding && !facts.sharded()) {
-      checks.add(Check.fail("topology", deployment + ", but mongodb.shardkey = " + settings.shardKey()
+      checks.add(Check.fail("topology", deployment + ", but mongodb.shardkey = " + settings.preparation().shardKey()
           + " needs a sharded cluster (a mongos in mongodb.url)"));
     } else {
       checks.add(Check.ok("topology", deployment));
@@ -55,12 +55,12 @@ final class MongoPreflight {
     }
     if (facts.sharded()) {
       Object key = topology.get("shardKey");
-      if (wantsSharding && key instanceof Document stored && !settings.shardKey().matches(stored)) {
+      if (wantsSharding && key instanceof Document stored && !settings.preparation().shardKey().matches(stored)) {
         checks.add(Check.fail("shard key", settings.namespace() + " is sharded by " + stored.toJson()
-            + ", but mongodb.shardkey = " + settings.shardKey() + ": drop it (mongodb.drop=true) or change the property"));
+            + ", but mongodb.shardkey = " + settings.preparation().shardKey() + ": drop it (mongodb.drop=true) or change the property"));
       } else {
         checks.add(Check.ok("shard key", String.valueOf(key instanceof Document d ? d.toJson() : key)
-            + (wantsSharding ? " (mongodb.shardkey = " + settings.shardKey() + ")" : "")));
+            + (wantsSharding ? " (mongodb.shardkey = " + settings.preparation().shardKey() + ")" : "")));
       }
       checks.add(Check.ok("documents per shard", String.valueOf(shards)));
       Object balancer = topology.get("balancer");

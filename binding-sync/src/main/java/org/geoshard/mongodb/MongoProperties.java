@@ -3,8 +3,10 @@ package org.geoshard.mongodb;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyCatalog;
+import org.geoshard.harness.config.RecordingProperties;
 
 /** The property names the MongoDB binding reads, and its prefix: an unknown {@code mongodb.*} name is refused. */
 public final class MongoProperties implements PropertyCatalog {
@@ -13,15 +15,23 @@ public final class MongoProperties implements PropertyCatalog {
     return Set.of("mongodb.");
   }
 
+  /**
+   * What the binding's settings readers ask for ({@link RecordingProperties#namesReadBy}): every name
+   * {@link MongoSettings} and {@link BalancerPolicy} read (YCSB's {@code batchsize} and
+   * {@code dotransactions} and the harness's {@code clientthreads} among them), and the {@code mongodb.*}
+   * ones of {@link MongoLastLocationSettings} (it also reads the workload's {@code ll.*} names through
+   * {@code LastLocationSettings}: those are the workload's catalog's). Each reader asks for every name even
+   * when it is unset (a value read only when given is asked for by {@code isSet} first), so the empty
+   * properties are the one case needed; MongoPropertiesTest checks that against every name set. No name is
+   * added by hand. (YCSB's {@code table} and {@code insertstart}, read by the binding itself, are YCSB's.)
+   */
   @Override
   public Set<String> names() {
-    return Set.of(MongoSettings.URL, MongoSettings.COLLECTION, MongoSettings.WRITE_CONCERN, MongoSettings.READ_PREFERENCE,
-        MongoSettings.SERVER_SELECTION_TIMEOUT, MongoSettings.CONNECT_WAIT, MongoSettings.TIMEOUT_MS, MongoSettings.INDEX_TIMEOUT_MS,
-        MongoSettings.MAX_CONNECTIONS, MongoSettings.UPSERT,
-        MongoSettings.BATCH_SIZE, MongoSettings.DROP, MongoSettings.SHARD_KEY, MongoSettings.NUM_INITIAL_CHUNKS,
-        MongoSettings.INDEX_WHEN, MongoSettings.INDEX_POLL_MS, MongoSettings.MAX_DISTANCE, MongoSettings.DO_TRANSACTIONS,
-        MongoLastLocationSettings.HISTORY, MongoLastLocationSettings.LKL, MongoLastLocationSettings.HISTORY_SHARD_KEY,
-        MongoLastLocationSettings.LKL_SHARD_KEY, MongoLastLocationSettings.LKL_URL, BalancerPolicy.PROPERTY);
+    Set<String> names = new TreeSet<>(RecordingProperties.namesReadBy(MongoSettings::fromProperties));
+    names.addAll(RecordingProperties.namesReadBy(BalancerPolicy::fromProperties));
+    RecordingProperties.namesReadBy(MongoLastLocationSettings::fromProperties).stream()
+        .filter(name -> name.startsWith("mongodb.")).forEach(names::add);
+    return Set.copyOf(names);
   }
 
   @Override
@@ -29,7 +39,7 @@ public final class MongoProperties implements PropertyCatalog {
     List<String> problems = new java.util.ArrayList<>(PropertyCatalog.problemsOf(MongoSettings::fromProperties, properties));
     if (problems.isEmpty()) {
       try {
-        String cellKey = CellKeyPlan.problem(MongoSettings.fromProperties(properties).shardKey());
+        String cellKey = CellKeyPlan.problem(MongoSettings.fromProperties(properties).preparation().shardKey());
         if (cellKey != null) {
           problems.add(cellKey);
         }

@@ -10,13 +10,17 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
-import org.geoshard.harness.api.Secrets;
 
 /**
- * Every setting of the {@code mongodb-geo} binding, immutable. Made by {@link #fromProperties} (the
- * binding's way) or a {@link Builder}; both end in one constructor that checks everything and reports
+ * Every setting of the {@code mongodb-geo} binding, immutable: a composition of small values, in the
+ * MongoDB driver's way ({@code MongoClientSettings} of {@code ConnectionPoolSettings}, ...): how to connect
+ * ({@link #connection()}, which also keys the shared client), how to write ({@link #writes()}), how to
+ * prepare the geo collection ({@link #preparation()}) and how to read ({@link #queries()}), with the geo
+ * collection and YCSB's phase hint. Made by {@link #fromProperties} (the binding's way: one reader, one
+ * pass) or a {@link Builder}; both check every value, each on its own and against the others, and report
  * every problem at once, each sentence naming the property at fault.
  *
  * <p>YCSB's names where YCSB's own mongodb binding has them ({@code mongodb.url},
@@ -122,32 +126,12 @@ public final class MongoSettings {
     }
   }
 
-  private final String url;
-  private final ConnectionString connectionString;
-  private final ThrowawaySpec throwaway;
-  private final String database;
+  private final MongoConnectionSettings connection;
+  private final MongoWriteSettings writes;
+  private final MongoPreparationSettings preparation;
+  private final MongoQuerySettings queries;
   private final String collection;
-  private final WriteConcern writeConcern;
-  private final ReadPreference readPreference;
-  private final long serverSelectionTimeoutMs;
-  private final long timeoutMs;
-  private final long indexTimeoutMs;
-  private final long connectWaitMs;
-  private final Integer maxConnections;
-  private final Integer clientThreads;
-  private final int poolSize;
-  private final String poolSource;
-  private final int geoBatchSize;
-  private final int ycsbBatchSize;
-  private final boolean upsert;
-  private final boolean drop;
-  private final ShardKey shardKey;
-  private final Integer numInitialChunks;
-  private final IndexWhen indexWhen;
-  private final long indexPollMs;
-  private final MaxDistance maxDistance;
   private final Boolean doTransactions;
-  private final List<CommandListener> commandListeners;
 
   public static Builder builder() {
     return new Builder();
@@ -155,35 +139,37 @@ public final class MongoSettings {
 
   /** A builder; every value starts at its documented default. */
   public static final class Builder {
-    private String url = DEFAULT_URL;
+    private final MongoConnectionSettings.Builder connection = MongoConnectionSettings.builder();
+    private final MongoWriteSettings.Builder writes = MongoWriteSettings.builder();
+    private final MongoPreparationSettings.Builder preparation = MongoPreparationSettings.builder();
+    private final MongoQuerySettings.Builder queries = MongoQuerySettings.builder();
     private String collection = DEFAULT_COLLECTION;
-    private WriteConcern writeConcern;
-    private ReadPreference readPreference;
-    /** Null: the URL's serverSelectionTimeoutMS, else the default. */
-    private Long serverSelectionTimeoutMs;
-    /** Null: the URL's timeoutMS, else the default. */
-    private Long timeoutMs;
-    private long indexTimeoutMs = DEFAULT_INDEX_TIMEOUT_MS;
-    private long connectWaitMs = TimeUnit.SECONDS.toMillis(DEFAULT_CONNECT_WAIT_SECONDS);
-    private Integer maxConnections;
-    private Integer clientThreads;
-    private Integer batchSize;
-    private boolean upsert;
-    private boolean drop;
-    private ShardKey shardKey;
-    private Integer numInitialChunks;
-    private IndexWhen indexWhen = IndexWhen.AFTER;
-    private long indexPollMs = DEFAULT_INDEX_POLL_MS;
-    private MaxDistance maxDistance = MaxDistance.DRAWN;
     private Boolean doTransactions;
-    private final List<CommandListener> commandListeners = new ArrayList<>();
 
     private Builder() {
     }
 
-    /** {@code mongodb://}, {@code mongodb+srv://} or {@code testcontainers:Ns}; default {@value #DEFAULT_URL}. */
-    public Builder url(String url) {
-      this.url = url;
+    /** Sets how to connect (the URL, timeouts, pool, listeners). */
+    public Builder applyToConnection(Consumer<MongoConnectionSettings.Builder> block) {
+      block.accept(connection);
+      return this;
+    }
+
+    /** Sets how to write (write concern, batches, upserts). */
+    public Builder applyToWrites(Consumer<MongoWriteSettings.Builder> block) {
+      block.accept(writes);
+      return this;
+    }
+
+    /** Sets how the geo collection is prepared (drop, shard key, index). */
+    public Builder applyToPreparation(Consumer<MongoPreparationSettings.Builder> block) {
+      block.accept(preparation);
+      return this;
+    }
+
+    /** Sets how to read (read preference, the near query's distance). */
+    public Builder applyToQueries(Consumer<MongoQuerySettings.Builder> block) {
+      block.accept(queries);
       return this;
     }
 
@@ -193,126 +179,9 @@ public final class MongoSettings {
       return this;
     }
 
-    /** Null (the default) takes the URL's write concern, or the server's. */
-    public Builder writeConcern(WriteConcern writeConcern) {
-      this.writeConcern = writeConcern;
-      return this;
-    }
-
-    /** Null (the default) takes the URL's read preference, or primary. */
-    public Builder readPreference(ReadPreference readPreference) {
-      this.readPreference = readPreference;
-      return this;
-    }
-
-    /**
-     * How long to wait for a server before failing; at least 1 s, and not longer than {@link #timeout} (the
-     * driver's deadline bounds server selection too: a longer one is refused, never cut silently). Unset (the
-     * default): the URL's {@code serverSelectionTimeoutMS}, else 5 s (bounded by the deadline when that is shorter).
-     */
-    public Builder serverSelectionTimeout(long timeout, TimeUnit unit) {
-      this.serverSelectionTimeoutMs = unit.toMillis(timeout);
-      return this;
-    }
-
-    /**
-     * Every request's deadline (the driver's client-side operation timeout: server selection,
-     * connection, the wait for the answer and the cursor's batches); at least 1 ms. Unset (the default):
-     * the URL's {@code timeoutMS}, else 30 s.
-     */
-    public Builder timeout(long timeout, TimeUnit unit) {
-      this.timeoutMs = unit.toMillis(timeout);
-      return this;
-    }
-
-    /** The deadline of the 2dsphere index build (a request of its own); default 2 hours, at least 1 ms. */
-    public Builder indexTimeout(long timeout, TimeUnit unit) {
-      this.indexTimeoutMs = unit.toMillis(timeout);
-      return this;
-    }
-
-    /**
-     * How long the first contact with the server waits before the phase fails; default 30 s, at least
-     * 1 s. A run's requests wait {@link #serverSelectionTimeout} instead.
-     */
-    public Builder connectWait(long wait, TimeUnit unit) {
-      this.connectWaitMs = unit.toMillis(wait);
-      return this;
-    }
-
-    /** Connections per server; null (the default) takes the URL's maxPoolSize, or the driver's 100. */
-    public Builder maxConnections(Integer maxConnections) {
-      this.maxConnections = maxConnections;
-      return this;
-    }
-
-    /**
-     * The most client threads that share the client (the harness's {@code clientthreads}); null (the
-     * default) when unknown. Sizes the connection pool when neither {@code mongodb.maxconnections} nor the
-     * URL's {@code maxPoolSize} does: one connection per thread, as the study's one process per client.
-     */
-    public Builder clientThreads(Integer clientThreads) {
-      this.clientThreads = clientThreads;
-      return this;
-    }
-
-    /** Documents per insertMany; null (the default) is 100 for the geo load and 1 for YCSB's insert. */
-    public Builder batchSize(Integer batchSize) {
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    /** YCSB's inserts as upserts (replace by {@code _id}); default false. */
-    public Builder upsert(boolean upsert) {
-      this.upsert = upsert;
-      return this;
-    }
-
-    /** Drop the geo collection before the load; default false. */
-    public Builder drop(boolean drop) {
-      this.drop = drop;
-      return this;
-    }
-
-    /** Null (the default) leaves the collection unsharded. */
-    public Builder shardKey(ShardKey shardKey) {
-      this.shardKey = shardKey;
-      return this;
-    }
-
-    /** Initial chunks of a hashed key on an empty collection (honoured before MongoDB 7.2); null is the server's default. */
-    public Builder numInitialChunks(Integer numInitialChunks) {
-      this.numInitialChunks = numInitialChunks;
-      return this;
-    }
-
-    /** Default {@link IndexWhen#AFTER}. */
-    public Builder indexWhen(IndexWhen indexWhen) {
-      this.indexWhen = indexWhen;
-      return this;
-    }
-
-    /** How often the index build is sampled per shard; default 250 ms, from 10 ms to 10 s. */
-    public Builder indexPoll(long interval, TimeUnit unit) {
-      this.indexPollMs = unit.toMillis(interval);
-      return this;
-    }
-
-    /** What {@code $maxDistance} carries; default {@link MaxDistance#DRAWN}, as the study sent it. */
-    public Builder maxDistance(MaxDistance maxDistance) {
-      this.maxDistance = maxDistance;
-      return this;
-    }
-
     /** YCSB's phase hint: true in a run, false in a load, null when unknown (the default). */
     public Builder doTransactions(Boolean doTransactions) {
       this.doTransactions = doTransactions;
-      return this;
-    }
-
-    /** Listens to every command of the client (in addition to the binding's own counters). */
-    public Builder addCommandListener(CommandListener listener) {
-      this.commandListeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -320,195 +189,62 @@ public final class MongoSettings {
      * @throws ConfigException listing every problem, one sentence each, naming the property
      */
     public MongoSettings build() throws ConfigException {
-      return new MongoSettings(this);
+      List<String> problems = new ArrayList<>();
+      MongoSettings settings = build(problems);
+      if (!problems.isEmpty()) {
+        throw new ConfigException(problems);
+      }
+      return settings;
+    }
+
+    /** The settings, each problem added to {@code problems}: with problems, the settings must not be used. */
+    private MongoSettings build(List<String> problems) {
+      MongoConnectionSettings c = connection.build(problems);
+      if (collection == null || collection.isBlank() || collection.contains("$") || collection.startsWith("system.")) {
+        problems.add("Property '" + COLLECTION + "' must be a collection name (not empty, no '$', not system.*), but is '"
+            + collection + "'.");
+      }
+      MongoWriteSettings w = writes.build(problems);
+      MongoPreparationSettings p = preparation.build(problems);
+      MongoQuerySettings q = queries.build(problems);
+      disagreements(c, w, p, q, problems);
+      return new MongoSettings(c, w, p, q, collection, doTransactions);
     }
   }
 
-  /** The longest application name the driver sends in its handshake (UTF-8 bytes). */
-  static final int MAX_APP_NAME_BYTES = 128;
-
-  private MongoSettings(Builder b) throws ConfigException {
-    List<String> problems = new ArrayList<>();
-    String givenUrl = b.url == null || b.url.isBlank() ? DEFAULT_URL : b.url.trim();
-    ConnectionString cs = null;
-    ThrowawaySpec spec = null;
-    String db = DEFAULT_DATABASE;
-    if (ThrowawaySpec.isThrowaway(givenUrl)) {
-      spec = ThrowawaySpec.parse(URL, givenUrl, problems);
-    } else if (!givenUrl.startsWith("mongodb://") && !givenUrl.startsWith("mongodb+srv://")) {
-      problems.add("Property '" + URL + "' must be a mongodb:// or mongodb+srv:// connection string, or testcontainers:3s "
-          + "for a throwaway cluster, but is '" + Secrets.maskText(givenUrl) + "'.");
-    } else {
-      try {
-        cs = new ConnectionString(givenUrl);
-        String pathDb = cs.getDatabase();
-        // As YCSB's binding: the URL's database, unless it is absent or 'admin' (then only the authentication source).
-        db = pathDb == null || pathDb.isEmpty() || pathDb.equals("admin") ? DEFAULT_DATABASE : pathDb;
-        String appName = cs.getApplicationName();
-        int appNameBytes = appName == null ? 0 : appName.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (appNameBytes > MAX_APP_NAME_BYTES) {
-          // The driver refuses it only when the client is made, in its own words: said here, before anything runs.
-          problems.add("Property '" + URL + "': appName is " + appNameBytes + " bytes long; MongoDB allows at most "
-              + MAX_APP_NAME_BYTES + " (UTF-8).");
-        }
-      } catch (IllegalArgumentException e) {
-        problems.add("Property '" + URL + "' is not a valid connection string ('" + Secrets.maskText(givenUrl) + "'): "
-            + Secrets.maskText(e.getMessage()));
-      }
-    }
-    if (b.collection == null || b.collection.isBlank() || b.collection.contains("$") || b.collection.startsWith("system.")) {
-      problems.add("Property '" + COLLECTION + "' must be a collection name (not empty, no '$', not system.*), but is '"
-          + b.collection + "'.");
-    }
-    if (cs != null && b.writeConcern != null && cs.getWriteConcern() != null && !cs.getWriteConcern().equals(b.writeConcern)) {
-      problems.add("Property '" + WRITE_CONCERN + "' (" + describe(b.writeConcern) + ") disagrees with the write concern of '"
+  /** What one value says against another: the URL against the properties, deadlines, a shard key on a standalone. */
+  private static void disagreements(MongoConnectionSettings c, MongoWriteSettings w, MongoPreparationSettings p,
+                                    MongoQuerySettings q, List<String> problems) {
+    ConnectionString cs = c.connectionString();
+    if (cs != null && w.writeConcern() != null && cs.getWriteConcern() != null && !cs.getWriteConcern().equals(w.writeConcern())) {
+      problems.add("Property '" + WRITE_CONCERN + "' (" + describe(w.writeConcern()) + ") disagrees with the write concern of '"
           + URL + "' (" + describe(cs.getWriteConcern()) + "); set it in one place.");
     }
-    if (cs != null && b.readPreference != null && cs.getReadPreference() != null
-        && !cs.getReadPreference().equals(b.readPreference)) {
-      problems.add("Property '" + READ_PREFERENCE + "' (" + b.readPreference.getName() + ") disagrees with the readPreference of '"
+    if (cs != null && q.readPreference() != null && cs.getReadPreference() != null
+        && !cs.getReadPreference().equals(q.readPreference())) {
+      problems.add("Property '" + READ_PREFERENCE + "' (" + q.readPreference().getName() + ") disagrees with the readPreference of '"
           + URL + "' (" + cs.getReadPreference().getName() + "); set it in one place.");
     }
-    if (b.connectWaitMs < 1000) {
-      problems.add("Property '" + CONNECT_WAIT + "' must be at least 1 second, but is " + b.connectWaitMs + " ms.");
+    String beyondIndex = c.selectionBeyond(INDEX_TIMEOUT_MS, p.indexTimeout(TimeUnit.MILLISECONDS),
+        "the index build's deadline");
+    if (beyondIndex != null) {
+      problems.add(beyondIndex);
     }
-    if (b.serverSelectionTimeoutMs != null && b.serverSelectionTimeoutMs < 1000) {
-      problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' must be at least 1 second, but is "
-          + b.serverSelectionTimeoutMs + " ms.");
-    }
-    Integer urlSelection = cs == null ? null : cs.getServerSelectionTimeout();
-    if (urlSelection != null && b.serverSelectionTimeoutMs != null && urlSelection.longValue() != b.serverSelectionTimeoutMs) {
-      problems.add("Property '" + SERVER_SELECTION_TIMEOUT + "' (" + b.serverSelectionTimeoutMs
-          + " ms) disagrees with serverSelectionTimeoutMS=" + urlSelection + " in '" + URL + "'; set it in one place.");
-    }
-    if (b.timeoutMs != null && b.timeoutMs < 1) {
-      problems.add("Property '" + TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.timeoutMs + ".");
-    }
-    Long urlTimeout = cs == null ? null : cs.getTimeout();
-    if (urlTimeout != null && urlTimeout == 0) {
-      problems.add("'" + URL + "' sets timeoutMS=0 (no deadline), but every request needs one: remove it and set "
-          + TIMEOUT_MS + ".");
-    }
-    if (urlTimeout != null && b.timeoutMs != null && !urlTimeout.equals(b.timeoutMs)) {
-      problems.add("Property '" + TIMEOUT_MS + "' (" + b.timeoutMs + ") disagrees with timeoutMS=" + urlTimeout + " in '"
-          + URL + "'; set it in one place.");
-    }
-    if (b.indexTimeoutMs < 1) {
-      problems.add("Property '" + INDEX_TIMEOUT_MS + "' must be at least 1 (milliseconds), but is " + b.indexTimeoutMs + ".");
-    }
-    // The deadline requests get: the URL's, else the property, else the default.
-    long timeout = urlTimeout != null ? urlTimeout : b.timeoutMs != null ? b.timeoutMs : DEFAULT_TIMEOUT_MS;
-    selectionBeyondDeadlines(b, urlSelection, urlTimeout, timeout, problems);
-    if (b.maxConnections != null && b.maxConnections < 1) {
-      problems.add("Property '" + MAX_CONNECTIONS + "' must be at least 1, but is " + b.maxConnections + ".");
-    }
-    if (b.clientThreads != null && b.clientThreads < 1) {
-      problems.add("Property '" + CLIENT_THREADS + "' must be at least 1, but is " + b.clientThreads + ".");
-    }
-    if (b.batchSize != null && (b.batchSize < 1 || b.batchSize > MAX_BATCH_SIZE)) {
-      problems.add("Property '" + BATCH_SIZE + "' must be from 1 to " + MAX_BATCH_SIZE + ", but is " + b.batchSize + ".");
-    }
-    if (b.numInitialChunks != null) {
-      if (b.numInitialChunks < 1) {
-        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' must be at least 1, but is " + b.numInitialChunks + ".");
-      } else if (b.shardKey == null || !b.shardKey.hashed()) {
-        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' applies only to a hashed shard key, but '" + SHARD_KEY + "' is "
-            + (b.shardKey == null ? "not set" : "'" + b.shardKey + "'") + ".");
-      } else if (!b.shardKey.hashedPrefix()) {
-        problems.add("Property '" + NUM_INITIAL_CHUNKS + "' cannot be used with '" + SHARD_KEY + "' = '" + b.shardKey
-            + "': its first field is ranged, and servers before 7.2 reject numInitialChunks for such a key (it needs "
-            + "zones and presplitHashedZones); without it the collection starts as one chunk on the primary shard.");
-      }
-    }
-    if (b.shardKey != null && spec != null && spec.shards() == 0) {
-      problems.add("Property '" + SHARD_KEY + "' is '" + b.shardKey + "', but '" + URL + "' is " + spec.url()
+    ThrowawaySpec spec = c.throwaway();
+    if (p.shardKey() != null && spec != null && spec.shards() == 0) {
+      problems.add("Property '" + SHARD_KEY + "' is '" + p.shardKey() + "', but '" + URL + "' is " + spec.url()
           + ", a standalone server; use testcontainers:2s or :3s for a sharded cluster.");
     }
-    if (b.indexWhen == null) {
-      problems.add("Property '" + INDEX_WHEN + "' must be before or after.");
-    }
-    if (b.maxDistance == null) {
-      problems.add("Property '" + MAX_DISTANCE + "' must be drawn or scaled.");
-    }
-    if (b.indexPollMs < 10 || b.indexPollMs > 10_000) {
-      problems.add("Property '" + INDEX_POLL_MS + "' must be from 10 to 10000 (milliseconds), but is " + b.indexPollMs + ".");
-    }
-    if (!problems.isEmpty()) {
-      throw new ConfigException(problems);
-    }
-    this.url = givenUrl;
-    this.connectionString = cs;
-    this.throwaway = spec;
-    this.database = db;
-    this.collection = b.collection;
-    this.writeConcern = b.writeConcern;
-    this.readPreference = b.readPreference;
-    // What the URL says wins over the defaults (a value given both ways must agree, checked above).
-    this.serverSelectionTimeoutMs = urlSelection != null ? urlSelection
-        : b.serverSelectionTimeoutMs != null ? b.serverSelectionTimeoutMs
-        : TimeUnit.SECONDS.toMillis(DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS);
-    this.timeoutMs = timeout;
-    this.indexTimeoutMs = b.indexTimeoutMs;
-    this.connectWaitMs = b.connectWaitMs;
-    this.maxConnections = b.maxConnections;
-    this.clientThreads = b.clientThreads;
-    Integer urlPool = cs == null ? null : cs.getMaxConnectionPoolSize();
-    // What the user said wins; else one connection per client thread; else the driver's default.
-    if (b.maxConnections != null) {
-      this.poolSize = b.maxConnections;
-      this.poolSource = MAX_CONNECTIONS;
-    } else if (urlPool != null) {  // 0: no limit, as the driver reads it
-      this.poolSize = urlPool;
-      this.poolSource = "maxPoolSize in " + URL;
-    } else if (b.clientThreads != null) {
-      this.poolSize = b.clientThreads;
-      this.poolSource = CLIENT_THREADS;
-    } else {
-      this.poolSize = DRIVER_DEFAULT_POOL_SIZE;
-      this.poolSource = "driver default";
-    }
-    this.geoBatchSize = b.batchSize == null ? DEFAULT_GEO_BATCH_SIZE : b.batchSize;
-    this.ycsbBatchSize = b.batchSize == null ? DEFAULT_YCSB_BATCH_SIZE : b.batchSize;
-    this.upsert = b.upsert;
-    this.drop = b.drop;
-    this.shardKey = b.shardKey;
-    this.numInitialChunks = b.numInitialChunks;
-    this.indexWhen = b.indexWhen;
-    this.indexPollMs = b.indexPollMs;
-    this.maxDistance = b.maxDistance;
-    this.doTransactions = b.doTransactions;
-    this.commandListeners = List.copyOf(b.commandListeners);
   }
 
-  /**
-   * Refuses a server selection timeout the user gave (property or URL) that is longer than a request's
-   * deadline: the driver's timeoutMS bounds server selection too, so it would silently wait the deadline,
-   * not the time asked for (pinned by ClientOptionsTest). Refused rather than the deadline raised, because
-   * the deadline decides which requests count as errors: the benchmark keeps the one the user set. The
-   * 5 s default is not checked: nobody asked for it, and the README says the deadline bounds it.
-   */
-  private static void selectionBeyondDeadlines(Builder b, Integer urlSelection, Long urlTimeout, long timeout,
-                                               List<String> problems) {
-    Long selection = urlSelection != null ? Long.valueOf(urlSelection) : b.serverSelectionTimeoutMs;
-    if (selection == null) {
-      return;
-    }
-    String selectionSource = urlSelection != null ? "serverSelectionTimeoutMS=" + urlSelection + " in '" + URL + "'"
-        : "Property '" + SERVER_SELECTION_TIMEOUT + "' (" + selection + " ms)";
-    String timeoutSource = urlTimeout != null ? "timeoutMS=" + urlTimeout + " in '" + URL + "'"
-        : "'" + TIMEOUT_MS + "' (" + timeout + " ms" + (b.timeoutMs == null ? ", the default" : "") + ")";
-    // A deadline below 1 ms (timeoutMS=0, none) is refused on its own above; no second sentence about it.
-    if (timeout >= 1 && selection > timeout) {
-      problems.add(selectionSource + " is longer than " + timeoutSource + ", every request's deadline, which bounds "
-          + "its server selection too: a request would give up after " + timeout + " ms, not " + selection
-          + " ms. Raise " + (urlTimeout != null ? "timeoutMS" : TIMEOUT_MS) + " to at least " + selection
-          + " or lower the server selection timeout to at most " + timeout + " ms.");
-    }
-    if (b.indexTimeoutMs >= 1 && selection > b.indexTimeoutMs) {
-      problems.add(selectionSource + " is longer than '" + INDEX_TIMEOUT_MS + "' (" + b.indexTimeoutMs + " ms), the "
-          + "index build's deadline, which bounds its server selection too. Raise " + INDEX_TIMEOUT_MS + " to at least "
-          + selection + " or lower the server selection timeout to at most " + b.indexTimeoutMs + " ms.");
-    }
+  private MongoSettings(MongoConnectionSettings connection, MongoWriteSettings writes, MongoPreparationSettings preparation,
+                        MongoQuerySettings queries, String collection, Boolean doTransactions) {
+    this.connection = connection;
+    this.writes = writes;
+    this.preparation = preparation;
+    this.queries = queries;
+    this.collection = collection;
+    this.doTransactions = doTransactions;
   }
 
   /**
@@ -520,70 +256,68 @@ public final class MongoSettings {
     return fromProperties(properties, List.of());
   }
 
-  /** As {@link #fromProperties(Properties)}, with listeners on every command of the client. */
+  /**
+   * As {@link #fromProperties(Properties)}, with listeners on every command of the client. One reader, one
+   * pass: the malformed values first, then what the values say against each other.
+   */
   public static MongoSettings fromProperties(Properties properties, List<CommandListener> listeners)
       throws ConfigException {
     PropertyReader in = new PropertyReader(properties);
     List<String> problems = new ArrayList<>();
-    Builder b = builder()
-        .url(in.string(URL, DEFAULT_URL))
-        .collection(in.string(COLLECTION, DEFAULT_COLLECTION))
-        .indexTimeout(in.longAtLeast(INDEX_TIMEOUT_MS, DEFAULT_INDEX_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS)
-        .connectWait(in.longAtLeast(CONNECT_WAIT, DEFAULT_CONNECT_WAIT_SECONDS, 1), TimeUnit.SECONDS)
-        .upsert(in.bool(UPSERT, false))
-        .drop(in.bool(DROP, false))
+    Builder b = builder();
+    MongoConnectionSettings.Builder c = b.connection;
+    MongoWriteSettings.Builder w = b.writes;
+    MongoPreparationSettings.Builder p = b.preparation;
+    MongoQuerySettings.Builder q = b.queries;
+    c.url(in.string(URL, DEFAULT_URL));
+    b.collection(in.string(COLLECTION, DEFAULT_COLLECTION));
+    p.indexTimeout(in.longAtLeast(INDEX_TIMEOUT_MS, DEFAULT_INDEX_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS);
+    c.connectWait(in.longAtLeast(CONNECT_WAIT, DEFAULT_CONNECT_WAIT_SECONDS, 1), TimeUnit.SECONDS);
+    w.upsert(in.bool(UPSERT, false));
+    p.drop(in.bool(DROP, false))
         .indexWhen(in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class))
-        .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS)
-        .maxDistance(in.choice(MAX_DISTANCE, MaxDistance.DRAWN, MaxDistance.class));
+        .indexPoll(in.longAtLeast(INDEX_POLL_MS, DEFAULT_INDEX_POLL_MS, 10), TimeUnit.MILLISECONDS);
+    q.maxDistance(in.choice(MAX_DISTANCE, MaxDistance.DRAWN, MaxDistance.class));
     if (in.isSet(SERVER_SELECTION_TIMEOUT)) {
-      b.serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
+      c.serverSelectionTimeout(in.longAtLeast(SERVER_SELECTION_TIMEOUT, DEFAULT_SERVER_SELECTION_TIMEOUT_SECONDS, 1),
           TimeUnit.SECONDS);
     }
     if (in.isSet(TIMEOUT_MS)) {
-      b.timeout(in.longAtLeast(TIMEOUT_MS, DEFAULT_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS);
+      c.timeout(in.longAtLeast(TIMEOUT_MS, DEFAULT_TIMEOUT_MS, 1), TimeUnit.MILLISECONDS);
     }
     if (in.isSet(MAX_CONNECTIONS)) {
-      b.maxConnections(in.intInRange(MAX_CONNECTIONS, 100, 1, 100_000));
+      c.maxConnections(in.intInRange(MAX_CONNECTIONS, 100, 1, 100_000));
     }
     if (in.isSet(CLIENT_THREADS)) {
-      b.clientThreads(in.intInRange(CLIENT_THREADS, 1, 1, 1_000_000));
+      c.clientThreads(in.intInRange(CLIENT_THREADS, 1, 1, 1_000_000));
     }
     if (in.isSet(BATCH_SIZE)) {
-      b.batchSize(in.intInRange(BATCH_SIZE, DEFAULT_GEO_BATCH_SIZE, 1, MAX_BATCH_SIZE));
+      w.batchSize(in.intInRange(BATCH_SIZE, DEFAULT_GEO_BATCH_SIZE, 1, MAX_BATCH_SIZE));
     }
     if (in.isSet(NUM_INITIAL_CHUNKS)) {
-      b.numInitialChunks(in.intInRange(NUM_INITIAL_CHUNKS, 1, 1, 8192 * 1000));
+      p.numInitialChunks(in.intInRange(NUM_INITIAL_CHUNKS, 1, 1, 8192 * 1000));
     }
     if (in.isSet(DO_TRANSACTIONS)) {
       b.doTransactions(in.bool(DO_TRANSACTIONS, true));
     }
     String concern = in.raw(WRITE_CONCERN);
     if (concern != null) {
-      b.writeConcern(parseWriteConcern(concern, problems));
+      w.writeConcern(parseWriteConcern(concern, problems));
     }
     if (in.isSet(READ_PREFERENCE)) {
-      b.readPreference(in.choice(READ_PREFERENCE, ReadPreferenceName.PRIMARY, ReadPreferenceName.class).preference());
+      q.readPreference(in.choice(READ_PREFERENCE, ReadPreferenceName.PRIMARY, ReadPreferenceName.class).preference());
     }
     String key = in.raw(SHARD_KEY);
     if (key != null) {
-      b.shardKey(ShardKey.parse(SHARD_KEY, key, problems));
+      p.shardKey(ShardKey.parse(SHARD_KEY, key, problems));
     }
-    listeners.forEach(b::addCommandListener);
+    listeners.forEach(c::addCommandListener);
     problems.addAll(0, in.problems());
+    MongoSettings settings = b.build(problems);
     if (!problems.isEmpty()) {
-      // Report the value problems together with whatever the builder finds in the rest.
-      try {
-        b.build();
-      } catch (ConfigException e) {
-        for (String p : e.problems()) {
-          if (!problems.contains(p)) {
-            problems.add(p);
-          }
-        }
-      }
       throw new ConfigException(problems);
     }
-    return b.build();
+    return settings;
   }
 
   /** {@code majority}, {@code journaled}, ... (YCSB's names) or a number of members. */
@@ -617,138 +351,34 @@ public final class MongoSettings {
     return out.toString();
   }
 
-  /** The URL as given ({@code mongodb.url}); never log it unmasked: see {@link #maskedUrl()}. */
-  public String url() {
-    return url;
+  /** How to connect; equal connection settings share one client ({@link SharedClients}). */
+  public MongoConnectionSettings connection() {
+    return connection;
   }
 
-  /** The URL with its password masked, for messages and logs. */
-  public String maskedUrl() {
-    return Secrets.maskText(url);
+  /** How to write. */
+  public MongoWriteSettings writes() {
+    return writes;
   }
 
-  /** The parsed connection string; null for a throwaway cluster. */
-  public ConnectionString connectionString() {
-    return connectionString;
+  /** How the geo collection is prepared. */
+  public MongoPreparationSettings preparation() {
+    return preparation;
   }
 
-  /** The throwaway cluster asked for, or null. */
-  public ThrowawaySpec throwaway() {
-    return throwaway;
+  /** How to read. */
+  public MongoQuerySettings queries() {
+    return queries;
   }
 
-  public String database() {
-    return database;
-  }
-
+  /** The geo contract's collection ({@code mongodb.collection}). */
   public String collection() {
     return collection;
   }
 
   /** {@code database.collection}. */
   public String namespace() {
-    return database + "." + collection;
-  }
-
-  /** Null: the URL's, or the server's default. */
-  public WriteConcern writeConcern() {
-    return writeConcern;
-  }
-
-  /** Null: the URL's, or primary. */
-  public ReadPreference readPreference() {
-    return readPreference;
-  }
-
-  /** How long the first contact of a phase waits for a server ({@value #CONNECT_WAIT}). */
-  public long connectWait(TimeUnit unit) {
-    return unit.convert(connectWaitMs, TimeUnit.MILLISECONDS);
-  }
-
-  public long serverSelectionTimeout(TimeUnit unit) {
-    return unit.convert(serverSelectionTimeoutMs, TimeUnit.MILLISECONDS);
-  }
-
-  /** Every request's deadline: {@code mongodb.timeout.ms} or the URL's {@code timeoutMS}. */
-  public long timeout(TimeUnit unit) {
-    return unit.convert(timeoutMs, TimeUnit.MILLISECONDS);
-  }
-
-  /** The 2dsphere index build's deadline ({@code mongodb.index.timeout.ms}). */
-  public long indexTimeout(TimeUnit unit) {
-    return unit.convert(indexTimeoutMs, TimeUnit.MILLISECONDS);
-  }
-
-  public Integer maxConnections() {
-    return maxConnections;
-  }
-
-  /** The most client threads sharing the client, or null when unknown. */
-  public Integer clientThreads() {
-    return clientThreads;
-  }
-
-  /**
-   * Connections per server the client may open: {@code mongodb.maxconnections}, else the URL's
-   * {@code maxPoolSize}, else the client threads (one connection each), else the driver's 100. Beyond
-   * the pool, requests queue inside the client and the measured maximum would be the pool's.
-   */
-  public int poolSize() {
-    return poolSize;
-  }
-
-  /** Where {@link #poolSize()} comes from: {@code mongodb.maxconnections}, the URL, {@code clientthreads} or the driver. */
-  public String poolSource() {
-    return poolSource;
-  }
-
-  /** The pool as recorded in {@code run.json}'s topology. */
-  public java.util.Map<String, Object> poolDescription() {
-    java.util.Map<String, Object> pool = new java.util.LinkedHashMap<>();
-    pool.put("maxSize", poolSize);
-    pool.put("source", poolSource);
-    pool.put("clientThreads", clientThreads);
-    pool.put("threadsBeyondPool", clientThreads != null && poolSize > 0 && clientThreads > poolSize);
-    return pool;
-  }
-
-  public int geoBatchSize() {
-    return geoBatchSize;
-  }
-
-  public int ycsbBatchSize() {
-    return ycsbBatchSize;
-  }
-
-  public boolean upsert() {
-    return upsert;
-  }
-
-  public boolean drop() {
-    return drop;
-  }
-
-  /** Null: unsharded. */
-  public ShardKey shardKey() {
-    return shardKey;
-  }
-
-  /** Null: the server's default. */
-  public Integer numInitialChunks() {
-    return numInitialChunks;
-  }
-
-  public IndexWhen indexWhen() {
-    return indexWhen;
-  }
-
-  public long indexPoll(TimeUnit unit) {
-    return unit.convert(indexPollMs, TimeUnit.MILLISECONDS);
-  }
-
-  /** What the near query sends as {@code $maxDistance}. */
-  public MaxDistance maxDistance() {
-    return maxDistance;
+    return connection.database() + "." + collection;
   }
 
   /** YCSB's phase hint, or null when nobody said. */
@@ -756,27 +386,29 @@ public final class MongoSettings {
     return doTransactions;
   }
 
-  public List<CommandListener> commandListeners() {
-    return commandListeners;
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MongoSettings other && connection.equals(other.connection) && writes.equals(other.writes)
+        && preparation.equals(other.preparation) && queries.equals(other.queries) && collection.equals(other.collection)
+        && Objects.equals(doTransactions, other.doTransactions);
   }
 
-  /**
-   * What identifies one shared client: the URL and the client-level options. Write concern, read
-   * preference and batch sizes apply per collection and do not need a client of their own.
-   */
-  public String clientKey() {
-    return url + "|sst=" + serverSelectionTimeoutMs + "|timeout=" + timeoutMs + "|pool=" + poolSize + "|listeners="
-        + commandListeners.stream().map(l -> l.getClass().getName() + "@" + System.identityHashCode(l)).toList();
+  @Override
+  public int hashCode() {
+    return Objects.hash(connection, writes, preparation, queries, collection, doTransactions);
   }
 
   @Override
   public String toString() {
-    return "MongoSettings{url=" + maskedUrl() + ", database=" + database + ", collection=" + collection
-        + ", writeConcern=" + (writeConcern == null ? "from URL" : describe(writeConcern))
-        + ", readPreference=" + (readPreference == null ? "from URL" : readPreference.getName())
-        + ", serverSelectionTimeoutMs=" + serverSelectionTimeoutMs + ", timeoutMs=" + timeoutMs + ", maxConnections=" + maxConnections + ", poolSize=" + poolSize + " (" + poolSource + ")"
-        + ", geoBatchSize=" + geoBatchSize + ", ycsbBatchSize=" + ycsbBatchSize + ", upsert=" + upsert
-        + ", drop=" + drop + ", shardKey=" + shardKey + ", numInitialChunks=" + numInitialChunks
-        + ", indexWhen=" + indexWhen + ", indexPollMs=" + indexPollMs + ", maxDistance=" + maxDistance + "}";
+    return "MongoSettings{url=" + connection.maskedUrl() + ", database=" + connection.database() + ", collection=" + collection
+        + ", writeConcern=" + (writes.writeConcern() == null ? "from URL" : describe(writes.writeConcern()))
+        + ", readPreference=" + (queries.readPreference() == null ? "from URL" : queries.readPreference().getName())
+        + ", serverSelectionTimeoutMs=" + connection.serverSelectionTimeout(TimeUnit.MILLISECONDS)
+        + ", timeoutMs=" + connection.timeout(TimeUnit.MILLISECONDS) + ", maxConnections=" + connection.maxConnections()
+        + ", poolSize=" + connection.poolSize() + " (" + connection.poolSource() + ")"
+        + ", geoBatchSize=" + writes.geoBatchSize() + ", ycsbBatchSize=" + writes.ycsbBatchSize() + ", upsert=" + writes.upsert()
+        + ", drop=" + preparation.drop() + ", shardKey=" + preparation.shardKey() + ", numInitialChunks="
+        + preparation.numInitialChunks() + ", indexWhen=" + preparation.indexWhen() + ", indexPollMs="
+        + preparation.indexPoll(TimeUnit.MILLISECONDS) + ", maxDistance=" + queries.maxDistance() + "}";
   }
 }

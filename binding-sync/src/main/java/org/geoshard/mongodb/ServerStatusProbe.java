@@ -47,7 +47,7 @@ final class ServerStatusProbe implements ServerProbe {
       MongoSettings settings) {
     List<ServerAddress> addresses = hosts.stream().map(ServerStatusProbe::address).toList();
     // A node that is down must cost the sampler's round seconds, not the benchmark's long timeouts.
-    long waitMs = Math.min(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS), MAX_WAIT_MS);
+    long waitMs = Math.min(settings.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS), MAX_WAIT_MS);
     ClusterSettings.Builder cluster = ClusterSettings.builder().hosts(addresses)
         .serverSelectionTimeout(waitMs, TimeUnit.MILLISECONDS);
     if (replicaSet != null) {

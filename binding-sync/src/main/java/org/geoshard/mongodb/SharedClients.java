@@ -21,19 +21,20 @@ import site.ycsb.DBException;
  * nothing in common but the properties, so a JVM-wide registry is the only place where the threads
  * can share one connection pool (as YCSB's own mongodb binding does with its static client). A pool
  * per thread would open threads × maxPoolSize connections and measure connection set-up instead of
- * queries. The map is keyed by URL and client options, so that two clusters in one JVM (tests) keep
- * apart, and everything in it is guarded by {@link #LOCK}.
+ * queries. The maps are keyed by the connection settings ({@link MongoConnectionSettings}: equal when they
+ * make the same client), so that two clusters in one JVM (tests) keep apart, and everything in them is
+ * guarded by {@link #LOCK}.
  */
 public final class SharedClients {
   private static final Logger LOG = LoggerFactory.getLogger(SharedClients.class);
   /** A lock, not a monitor: a thread waiting behind another's first contact can be interrupted (Ctrl-C). */
   private static final java.util.concurrent.locks.ReentrantLock LOCK = new java.util.concurrent.locks.ReentrantLock();
-  /** Open clients by {@link MongoSettings#clientKey()}; guarded by LOCK. */
-  private static final Map<String, Entry> OPEN = new HashMap<>();
+  /** Open clients by the connection settings they were made from (equal settings make the same client); guarded by LOCK. */
+  private static final Map<MongoConnectionSettings, Entry> OPEN = new HashMap<>();
   /** Failures to open, kept for one server selection timeout so that the other threads fail at once; guarded by LOCK. */
-  private static final Map<String, RecentFailure> FAILED = new HashMap<>();
-  /** Command counters by client key; they outlive a client so that the topology after a run sees the run's commands. */
-  private static final Map<String, CommandCounters> COUNTERS = new ConcurrentHashMap<>();
+  private static final Map<MongoConnectionSettings, RecentFailure> FAILED = new HashMap<>();
+  /** Command counters by connection settings; they outlive a client so that the topology after a run sees the run's commands. */
+  private static final Map<MongoConnectionSettings, CommandCounters> COUNTERS = new ConcurrentHashMap<>();
 
   private record RecentFailure(String message, long expiresNanos) {
   }
@@ -61,11 +62,11 @@ public final class SharedClients {
 
   /** A binding instance's hold on a shared client; {@link #close()} once. */
   public static final class Lease implements AutoCloseable {
-    private final String key;
+    private final MongoConnectionSettings key;
     private final Entry entry;
     private boolean closed;
 
-    private Lease(String key, Entry entry) {
+    private Lease(MongoConnectionSettings key, Entry entry) {
       this.key = key;
       this.entry = entry;
     }
@@ -107,12 +108,12 @@ public final class SharedClients {
    * @throws DBException one sentence: no server reachable (where it tried), authentication failed, ...
    */
   public static Lease acquire(MongoSettings settings) throws DBException {
-    String key = settings.clientKey();
+    MongoConnectionSettings key = settings.connection();
     try {
       LOCK.lockInterruptibly();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + settings.maskedUrl() + ".");
+      throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + settings.connection().maskedUrl() + ".");
     }
     try {
       Entry entry = OPEN.get(key);
@@ -125,7 +126,7 @@ public final class SharedClients {
           entry = open(settings, key);
         } catch (MongoStartException e) {
           FAILED.put(key, new RecentFailure(e.getMessage(),
-              System.nanoTime() + settings.serverSelectionTimeout(TimeUnit.NANOSECONDS)));
+              System.nanoTime() + settings.connection().serverSelectionTimeout(TimeUnit.NANOSECONDS)));
           throw e;
         }
         FAILED.remove(key);
@@ -138,9 +139,9 @@ public final class SharedClients {
     }
   }
 
-  /** The command counters of a client key, if it was ever opened in this JVM. */
+  /** The command counters of the client of {@code settings}, if it was ever opened in this JVM. */
   static CommandCounters counters(MongoSettings settings) {
-    return COUNTERS.get(settings.clientKey());
+    return COUNTERS.get(settings.connection());
   }
 
   /** Open clients (for tests: every binding instance let go of its client). */
@@ -158,7 +159,7 @@ public final class SharedClients {
    * the pool's, not the server's. Said once per client: every binding instance of both bindings holds
    * the shared client of {@code mongodb.url} (binding-async's routers get the same pool size).
    */
-  private static void warnIfPoolTooSmall(MongoSettings settings, String url) {
+  private static void warnIfPoolTooSmall(MongoConnectionSettings settings, String url) {
     Integer threads = settings.clientThreads();
     if (threads != null && settings.poolSize() > 0 && threads > settings.poolSize()) {
       LOG.warn("{} client threads share a pool of {} connections to {} ({}): beyond {} threads requests queue inside"
@@ -168,17 +169,17 @@ public final class SharedClients {
     }
   }
 
-  private static Entry open(MongoSettings settings, String key) throws DBException {
-    String url = settings.throwaway() == null ? settings.url() : ThrowawayClusters.url(settings.throwaway(), settings.database());
+  private static Entry open(MongoSettings settings, MongoConnectionSettings key) throws DBException {
+    String url = key.throwaway() == null ? key.url() : ThrowawayClusters.url(key.throwaway(), key.database());
     ConnectionString cs = new ConnectionString(url);
     CommandCounters counters = COUNTERS.computeIfAbsent(key, k -> new CommandCounters());
-    MongoClientSettings.Builder builder = ClientOptions.builder(cs, settings).addCommandListener(counters);
+    MongoClientSettings.Builder builder = ClientOptions.builder(cs, key).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
-    warnIfPoolTooSmall(settings, url);
+    warnIfPoolTooSmall(key, url);
     try {
       // The first contact waits mongodb.connect.wait.s, saying so, not the run's server selection timeout.
-      FirstContact.await(client, settings, cs.getHosts(), settings.throwaway() == null ? settings.maskedUrl()
-          : settings.maskedUrl() + " (" + Secrets.maskText(url) + ")");
+      FirstContact.await(client, settings, cs.getHosts(), key.throwaway() == null ? key.maskedUrl()
+          : key.maskedUrl() + " (" + Secrets.maskText(url) + ")");
     } catch (MongoStartException e) {
       client.close();
       throw e;

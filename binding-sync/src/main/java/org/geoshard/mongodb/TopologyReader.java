@@ -27,7 +27,7 @@ final class TopologyReader {
   /** @param collection the workload's collection in {@code settings}' database (the restaurants, usertable, History) */
   static Map<String, Object> describe(MongoClient client, ServerFacts facts, MongoSettings settings, String collection,
       CommandCounters counters) {
-    String namespace = settings.database() + "." + collection;
+    String namespace = settings.connection().database() + "." + collection;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("serverVersion", facts.version().toString());
     out.put("deployment", facts.kind().label());
@@ -35,10 +35,10 @@ final class TopologyReader {
       out.put("replicaSet", facts.replicaSet());
       out.put("hosts", facts.hosts());
     }
-    out.put("url", settings.maskedUrl());
+    out.put("url", settings.connection().maskedUrl());
     out.put("namespace", namespace);
     Map<String, Long> documents = attempt(out, "documents",
-        () -> documentsPerShard(client, settings.database(), collection));
+        () -> documentsPerShard(client, settings.connection().database(), collection));
     if (documents != null) {
       out.put("documents", documents.values().stream().mapToLong(Long::longValue).sum());
     }
@@ -73,7 +73,7 @@ final class TopologyReader {
         out.put("balancer", state);
       }
     }
-    List<String> indexes = attempt(out, "indexes", () -> indexNames(client, settings.database(), collection));
+    List<String> indexes = attempt(out, "indexes", () -> indexNames(client, settings.connection().database(), collection));
     if (indexes != null) {
       out.put("indexes", indexes);
     }
@@ -88,7 +88,7 @@ final class TopologyReader {
    * left by migrations are counted where they lie), or under "server" when not sharded.
    */
   static Map<String, Long> documentsPerShard(MongoClient client, MongoSettings settings) {
-    return documentsPerShard(client, settings.database(), settings.collection());
+    return documentsPerShard(client, settings.connection().database(), settings.collection());
   }
 
   static Map<String, Long> documentsPerShard(MongoClient client, String database, String name) {

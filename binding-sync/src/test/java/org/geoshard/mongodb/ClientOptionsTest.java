@@ -47,7 +47,7 @@ public class ClientOptionsTest {
     p.setProperty(MongoSettings.URL, url);
     p.setProperty(MongoSettings.TIMEOUT_MS, Long.toString(DEADLINE_MS));
     MongoSettings settings = MongoSettings.fromProperties(p);
-    return ClientOptions.builder(new ConnectionString(url), settings)
+    return ClientOptions.builder(new ConnectionString(url), settings.connection())
         .applyToClusterSettings(b -> b.serverSelectionTimeout(LONG_SELECTION_MS, TimeUnit.MILLISECONDS))
         .build();
   }
@@ -99,8 +99,8 @@ public class ClientOptionsTest {
     p.setProperty(MongoSettings.URL, url);
     p.setProperty(MongoSettings.SERVER_SELECTION_TIMEOUT, "1");
     MongoSettings settings = MongoSettings.fromProperties(p);
-    assertThat(settings.timeout(TimeUnit.MILLISECONDS)).isEqualTo(MongoSettings.DEFAULT_TIMEOUT_MS);
-    Outcome outcome = ping(ClientOptions.builder(new ConnectionString(url), settings).build());
+    assertThat(settings.connection().timeout(TimeUnit.MILLISECONDS)).isEqualTo(MongoSettings.DEFAULT_TIMEOUT_MS);
+    Outcome outcome = ping(ClientOptions.builder(new ConnectionString(url), settings.connection()).build());
     assertThat(outcome.thrown()).isInstanceOf(MongoOperationTimeoutException.class)
         .isInstanceOf(MongoTimeoutException.class)
         .hasMessageStartingWith("Timed out while waiting for a server that matches");

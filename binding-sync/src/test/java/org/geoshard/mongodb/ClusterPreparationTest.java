@@ -30,9 +30,10 @@ class ClusterPreparationTest {
   private String presplit(String binary, String fcv, String key, Integer chunks, Document command) throws Exception {
     ServerFacts facts = new ServerFacts(ServerVersion.parse(binary), ServerFacts.Kind.SHARDED, null, List.of(),
         fcv == null ? null : ServerVersion.parse(fcv));
-    MongoSettings.Builder b = MongoSettings.builder().url(mongo.url("ycsb")).shardKey(ShardKey.of(key));
+    MongoSettings.Builder b = MongoSettings.builder().applyToConnection(c -> c.url(mongo.url("ycsb")))
+        .applyToPreparation(p -> p.shardKey(ShardKey.of(key)));
     if (chunks != null) {
-      b.numInitialChunks(chunks);
+      b.applyToPreparation(p -> p.numInitialChunks(chunks));
     }
     return new ClusterPreparation(client, facts, b.build()).presplit(ShardKey.of(key), true, command);
   }

@@ -25,32 +25,32 @@ class ConnectionPoolTest {
   }
 
   private static int driverMaxSize(MongoSettings s) {
-    return ClientOptions.builder(new ConnectionString(s.url()), s).build().getConnectionPoolSettings().getMaxSize();
+    return ClientOptions.builder(new ConnectionString(s.connection().url()), s.connection()).build().getConnectionPoolSettings().getMaxSize();
   }
 
   @Test
   void thePoolHasOneConnectionPerClientThreadByDefault() throws Exception {
     MongoSettings s = settings("clientthreads", "500");
-    assertThat(s.poolSize()).isEqualTo(500);
-    assertThat(s.poolSource()).isEqualTo("clientthreads");
+    assertThat(s.connection().poolSize()).isEqualTo(500);
+    assertThat(s.connection().poolSource()).isEqualTo("clientthreads");
     assertThat(driverMaxSize(s)).as("what the driver is told").isEqualTo(500);
   }
 
   @Test
   void whatTheUserSaysWinsThenTheDriversDefault() throws Exception {
     MongoSettings property = settings("clientthreads", "500", "mongodb.maxconnections", "50");
-    assertThat(property.poolSize()).isEqualTo(50);
-    assertThat(property.poolSource()).isEqualTo("mongodb.maxconnections");
+    assertThat(property.connection().poolSize()).isEqualTo(50);
+    assertThat(property.connection().poolSource()).isEqualTo("mongodb.maxconnections");
     assertThat(driverMaxSize(property)).isEqualTo(50);
 
     MongoSettings url = settings("clientthreads", "500", "mongodb.url", "mongodb://localhost:27017/ycsb?maxPoolSize=20");
-    assertThat(url.poolSize()).isEqualTo(20);
-    assertThat(url.poolSource()).isEqualTo("maxPoolSize in mongodb.url");
+    assertThat(url.connection().poolSize()).isEqualTo(20);
+    assertThat(url.connection().poolSource()).isEqualTo("maxPoolSize in mongodb.url");
     assertThat(driverMaxSize(url)).isEqualTo(20);
 
     MongoSettings unknown = settings();
-    assertThat(unknown.poolSize()).isEqualTo(100);
-    assertThat(unknown.poolSource()).isEqualTo("driver default");
+    assertThat(unknown.connection().poolSize()).isEqualTo(100);
+    assertThat(unknown.connection().poolSource()).isEqualTo("driver default");
     assertThat(driverMaxSize(unknown)).isEqualTo(100);
 
     MongoSettings small = settings("clientthreads", "4", "mongodb.url", "mongodb://localhost:27017/ycsb?minPoolSize=10");

@@ -42,7 +42,7 @@ class FailuresTest {
   @Test
   void unreachableSaysWhereItTriedAndForHowLong() throws Exception {
     MongoSettings s = settings("mongodb://bench:hunter2@db1:27017/ycsb");
-    String message = Failures.describe(new MongoTimeoutException("Timed out while waiting for a server"), s, s.url(),
+    String message = Failures.describe(new MongoTimeoutException("Timed out while waiting for a server"), s, s.connection().url(),
         refused("db1", 27017));
     assertThat(message).isEqualTo("No MongoDB server answered at mongodb://bench:****@db1:27017/ycsb within 2 s "
         + "(tried db1:27017: Connection refused); check mongodb.url and that the server runs "
@@ -56,7 +56,7 @@ class FailuresTest {
         "{ok: 0, errmsg: 'Authentication failed.', code: 18, codeName: 'AuthenticationFailed'}"), new ServerAddress("db1"));
     MongoSecurityException e = new MongoSecurityException(
         MongoCredential.createScramSha256Credential("bench", "admin", "hunter2".toCharArray()), "Exception authenticating", cause);
-    String message = Failures.describe(new RuntimeException(e), s, s.url(), null);
+    String message = Failures.describe(new RuntimeException(e), s, s.connection().url(), null);
     assertThat(message).isEqualTo("Authentication failed at mongodb://bench:****@db1:27017/ycsb?authSource=admin for user "
         + "'bench' (authSource 'admin'): Authentication failed.: check the user name, password and authSource in mongodb.url.");
     assertThat(message).doesNotContain("hunter2");
@@ -67,7 +67,7 @@ class FailuresTest {
     MongoSettings s = settings("mongodb://reader:pw@db1/ycsb");
     MongoCommandException e = new MongoCommandException(BsonDocument.parse(
         "{ok: 0, errmsg: 'not authorized on admin to execute command { listShards: 1 }', code: 13}"), new ServerAddress("db1"));
-    assertThat(Failures.describe(e, s, s.url(), null)).startsWith("The user of mongodb://reader:****@db1/ycsb is not "
+    assertThat(Failures.describe(e, s, s.connection().url(), null)).startsWith("The user of mongodb://reader:****@db1/ycsb is not "
         + "authorized: not authorized on admin to execute command { listShards: 1 } (the binding needs readWrite");
   }
 

@@ -35,24 +35,24 @@ class MongoSettingsTest {
   @Test
   void defaultsAreDocumented() throws Exception {
     MongoSettings s = MongoSettings.fromProperties(new Properties());
-    assertThat(s.url()).isEqualTo("mongodb://localhost:27017/ycsb");
-    assertThat(s.database()).isEqualTo("ycsb");
+    assertThat(s.connection().url()).isEqualTo("mongodb://localhost:27017/ycsb");
+    assertThat(s.connection().database()).isEqualTo("ycsb");
     assertThat(s.collection()).isEqualTo("restaurants");
     assertThat(s.namespace()).isEqualTo("ycsb.restaurants");
-    assertThat(s.serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(5);
-    assertThat(s.geoBatchSize()).as("the geo load's batch").isEqualTo(100);
-    assertThat(s.ycsbBatchSize()).as("YCSB's insert: one at a time, as YCSB").isEqualTo(1);
-    assertThat(s.writeConcern()).isNull();
-    assertThat(s.readPreference()).isNull();
-    assertThat(s.maxConnections()).isNull();
-    assertThat(s.upsert()).isFalse();
-    assertThat(s.drop()).isFalse();
-    assertThat(s.shardKey()).as("unsharded").isNull();
-    assertThat(s.numInitialChunks()).isNull();
-    assertThat(s.indexWhen()).as("the study's choice").isEqualTo(IndexWhen.AFTER);
-    assertThat(s.indexPoll(TimeUnit.MILLISECONDS)).isEqualTo(250);
+    assertThat(s.connection().serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(5);
+    assertThat(s.writes().geoBatchSize()).as("the geo load's batch").isEqualTo(100);
+    assertThat(s.writes().ycsbBatchSize()).as("YCSB's insert: one at a time, as YCSB").isEqualTo(1);
+    assertThat(s.writes().writeConcern()).isNull();
+    assertThat(s.queries().readPreference()).isNull();
+    assertThat(s.connection().maxConnections()).isNull();
+    assertThat(s.writes().upsert()).isFalse();
+    assertThat(s.preparation().drop()).isFalse();
+    assertThat(s.preparation().shardKey()).as("unsharded").isNull();
+    assertThat(s.preparation().numInitialChunks()).isNull();
+    assertThat(s.preparation().indexWhen()).as("the study's choice").isEqualTo(IndexWhen.AFTER);
+    assertThat(s.preparation().indexPoll(TimeUnit.MILLISECONDS)).isEqualTo(250);
     assertThat(s.doTransactions()).isNull();
-    assertThat(s.throwaway()).isNull();
+    assertThat(s.connection().throwaway()).isNull();
   }
 
   @Test
@@ -72,20 +72,20 @@ class MongoSettingsTest {
         "mongodb.index.when", "before",
         "mongodb.index.pollms", "100",
         "dotransactions", "false"));
-    assertThat(s.database()).isEqualTo("bench");
+    assertThat(s.connection().database()).isEqualTo("bench");
     assertThat(s.collection()).isEqualTo("places");
-    assertThat(s.writeConcern()).isEqualTo(WriteConcern.MAJORITY);
-    assertThat(s.readPreference()).isEqualTo(ReadPreference.secondaryPreferred());
-    assertThat(s.serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(30);
-    assertThat(s.maxConnections()).isEqualTo(50);
-    assertThat(s.upsert()).isTrue();
-    assertThat(s.geoBatchSize()).isEqualTo(500);
-    assertThat(s.ycsbBatchSize()).as("batchsize applies to both").isEqualTo(500);
-    assertThat(s.drop()).isTrue();
-    assertThat(s.shardKey()).isEqualTo(ShardKey.of("Name:hashed"));
-    assertThat(s.numInitialChunks()).isEqualTo(12);
-    assertThat(s.indexWhen()).isEqualTo(IndexWhen.BEFORE);
-    assertThat(s.indexPoll(TimeUnit.MILLISECONDS)).isEqualTo(100);
+    assertThat(s.writes().writeConcern()).isEqualTo(WriteConcern.MAJORITY);
+    assertThat(s.queries().readPreference()).isEqualTo(ReadPreference.secondaryPreferred());
+    assertThat(s.connection().serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(30);
+    assertThat(s.connection().maxConnections()).isEqualTo(50);
+    assertThat(s.writes().upsert()).isTrue();
+    assertThat(s.writes().geoBatchSize()).isEqualTo(500);
+    assertThat(s.writes().ycsbBatchSize()).as("batchsize applies to both").isEqualTo(500);
+    assertThat(s.preparation().drop()).isTrue();
+    assertThat(s.preparation().shardKey()).isEqualTo(ShardKey.of("Name:hashed"));
+    assertThat(s.preparation().numInitialChunks()).isEqualTo(12);
+    assertThat(s.preparation().indexWhen()).isEqualTo(IndexWhen.BEFORE);
+    assertThat(s.preparation().indexPoll(TimeUnit.MILLISECONDS)).isEqualTo(100);
     assertThat(s.doTransactions()).isFalse();
   }
 
@@ -104,28 +104,28 @@ class MongoSettingsTest {
 
   @Test
   void theDatabaseComesFromTheUrlButAdminOnlyAuthenticates() throws Exception {
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://h/geo")).database()).isEqualTo("geo");
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://h")).database()).isEqualTo("ycsb");
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://u:p@h/admin")).database()).isEqualTo("ycsb");
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://h/geo")).connection().database()).isEqualTo("geo");
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://h")).connection().database()).isEqualTo("ycsb");
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "mongodb://u:p@h/admin")).connection().database()).isEqualTo("ycsb");
   }
 
   @Test
   void writeConcernAndReadPreferenceMayComeFromTheUrl() throws Exception {
     MongoSettings s = MongoSettings.fromProperties(props("mongodb.url", "mongodb://h/ycsb?w=majority&readPreference=nearest",
         "mongodb.writeConcern", "majority", "mongodb.readPreference", "nearest"));
-    assertThat(s.connectionString().getWriteConcern()).isEqualTo(WriteConcern.MAJORITY);
-    assertThat(s.writeConcern()).isEqualTo(WriteConcern.MAJORITY);
+    assertThat(s.connection().connectionString().getWriteConcern()).isEqualTo(WriteConcern.MAJORITY);
+    assertThat(s.writes().writeConcern()).isEqualTo(WriteConcern.MAJORITY);
   }
 
   @Test
   void throwawayUrls() throws Exception {
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:3s")).throwaway())
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:3s")).connection().throwaway())
         .isEqualTo(new ThrowawaySpec(3, "mongo:8.0"));
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:0s")).throwaway().shards()).isZero();
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:2s?image=mongo:7.0")).throwaway())
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:0s")).connection().throwaway().shards()).isZero();
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:2s?image=mongo:7.0")).connection().throwaway())
         .isEqualTo(new ThrowawaySpec(2, "mongo:7.0"));
     assertThat(new ThrowawaySpec(2, "mongo:7.0").url()).isEqualTo("testcontainers:2s?image=mongo:7.0");
-    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:3s")).database()).isEqualTo("ycsb");
+    assertThat(MongoSettings.fromProperties(props("mongodb.url", "testcontainers:3s")).connection().database()).isEqualTo("ycsb");
   }
 
   @Test
@@ -181,10 +181,11 @@ class MongoSettingsTest {
 
   @Test
   void builderChecksWhatPropertiesCannotSay() {
-    assertThatThrownBy(() -> MongoSettings.builder().serverSelectionTimeout(500, TimeUnit.MILLISECONDS).build())
+    assertThatThrownBy(() -> MongoSettings.builder().applyToConnection(c -> c.serverSelectionTimeout(500, TimeUnit.MILLISECONDS)).build())
         .isInstanceOf(ConfigException.class)
         .hasMessage("Property 'mongodb.serverSelectionTimeout' must be at least 1 second, but is 500 ms.");
-    assertThatThrownBy(() -> MongoSettings.builder().batchSize(0).maxConnections(0).indexWhen(null).build())
+    assertThatThrownBy(() -> MongoSettings.builder().applyToWrites(w -> w.batchSize(0))
+        .applyToConnection(c -> c.maxConnections(0)).applyToPreparation(p -> p.indexWhen(null)).build())
         .isInstanceOf(ConfigException.class)
         .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactly(
             "Property 'mongodb.maxconnections' must be at least 1, but is 0.",
@@ -205,7 +206,7 @@ class MongoSettingsTest {
   @Test
   void passwordsNeverShow() throws Exception {
     MongoSettings s = MongoSettings.fromProperties(props("mongodb.url", "mongodb://bench:hunter2@db1:27017/ycsb"));
-    assertThat(s.maskedUrl()).isEqualTo("mongodb://bench:****@db1:27017/ycsb");
+    assertThat(s.connection().maskedUrl()).isEqualTo("mongodb://bench:****@db1:27017/ycsb");
     assertThat(s.toString()).contains("mongodb://bench:****@db1:27017/ycsb").doesNotContain("hunter2");
     assertThat(String.join(" ", problems("mongodb.url", "mongodb://bench:hunter2@db1:notaport/ycsb")))
         .contains("bench:****@").doesNotContain("hunter2");
@@ -232,14 +233,14 @@ class MongoSettingsTest {
   @Test
   void everyRequestHasADeadlineAndTheUrlsTimeoutsWinOverTheDefaults() throws Exception {
     MongoSettings defaults = MongoSettings.fromProperties(new Properties());
-    assertThat(defaults.timeout(TimeUnit.MILLISECONDS)).isEqualTo(30_000);
-    assertThat(defaults.serverSelectionTimeout(TimeUnit.MILLISECONDS)).isEqualTo(5_000);
-    assertThat(MongoSettings.fromProperties(props("mongodb.timeout.ms", "2500")).timeout(TimeUnit.MILLISECONDS))
+    assertThat(defaults.connection().timeout(TimeUnit.MILLISECONDS)).isEqualTo(30_000);
+    assertThat(defaults.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS)).isEqualTo(5_000);
+    assertThat(MongoSettings.fromProperties(props("mongodb.timeout.ms", "2500")).connection().timeout(TimeUnit.MILLISECONDS))
         .isEqualTo(2500);
     MongoSettings fromUrl = MongoSettings.fromProperties(props("mongodb.url",
         "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000&timeoutMS=90000"));
-    assertThat(fromUrl.serverSelectionTimeout(TimeUnit.MILLISECONDS)).as("the URL's, not the 5 s default").isEqualTo(45_000);
-    assertThat(fromUrl.timeout(TimeUnit.MILLISECONDS)).isEqualTo(90_000);
+    assertThat(fromUrl.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS)).as("the URL's, not the 5 s default").isEqualTo(45_000);
+    assertThat(fromUrl.connection().timeout(TimeUnit.MILLISECONDS)).isEqualTo(90_000);
     assertThat(problems("mongodb.url", "mongodb://h:27017/ycsb?serverSelectionTimeoutMS=45000",
         "mongodb.serverSelectionTimeout", "5", "mongodb.timeout.ms", "60000")).containsExactly(
         "Property 'mongodb.serverSelectionTimeout' (5000 ms) disagrees with serverSelectionTimeoutMS=45000 in "
@@ -274,12 +275,12 @@ class MongoSettingsTest {
         .as("no deadline is refused on its own, not as a second sentence").hasSize(1);
 
     MongoSettings equal = MongoSettings.fromProperties(props("mongodb.serverSelectionTimeout", "30"));
-    assertThat(equal.serverSelectionTimeout(TimeUnit.SECONDS)).as("as long as the default deadline").isEqualTo(30);
+    assertThat(equal.connection().serverSelectionTimeout(TimeUnit.SECONDS)).as("as long as the default deadline").isEqualTo(30);
     MongoSettings scenario = MongoSettings.fromProperties(props("mongodb.serverSelectionTimeout", "500",
         "mongodb.timeout.ms", "3600000"));
-    assertThat(scenario.serverSelectionTimeout(TimeUnit.SECONDS)).as("the geo scenario files'").isEqualTo(500);
+    assertThat(scenario.connection().serverSelectionTimeout(TimeUnit.SECONDS)).as("the geo scenario files'").isEqualTo(500);
     MongoSettings shortDeadline = MongoSettings.fromProperties(props("mongodb.timeout.ms", "300"));
-    assertThat(shortDeadline.serverSelectionTimeout(TimeUnit.SECONDS)).as("the default is not checked").isEqualTo(5);
+    assertThat(shortDeadline.connection().serverSelectionTimeout(TimeUnit.SECONDS)).as("the default is not checked").isEqualTo(5);
   }
 
   @Test

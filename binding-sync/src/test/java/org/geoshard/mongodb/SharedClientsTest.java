@@ -3,6 +3,8 @@ package org.geoshard.mongodb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mongodb.event.CommandListener;
+import java.util.List;
 import java.util.Properties;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,31 @@ class SharedClientsTest {
            SharedClients.Lease pool = SharedClients.acquire(settings(a, "mongodb.maxconnections", "5"))) {
         assertThat(other.client()).isNotSameAs(one.client());
         assertThat(pool.client()).isNotSameAs(one.client());
+        assertThat(SharedClients.openClients()).isEqualTo(3);
+      }
+      assertThat(SharedClients.openClients()).isZero();
+    }
+  }
+
+  /** The key is the connection settings: equal ones share a client, listeners by their own equality. */
+  @Test
+  void equalConnectionSettingsShareAClientListenersByTheirEquality() throws Exception {
+    record Tally(String name) implements CommandListener {
+    }
+    CommandListener anonymous = new CommandListener() {
+    };
+    try (InProcessMongo mongo = new InProcessMongo()) {
+      Properties p = mongo.properties("clientthreads", "7");
+      try (SharedClients.Lease one = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(anonymous)));
+           SharedClients.Lease same = SharedClients.acquire(MongoSettings.fromProperties(
+               mongo.properties("mongodb.maxconnections", "7", "mongodb.connect.wait.s", "60"), List.of(anonymous)));
+           SharedClients.Lease another = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new CommandListener() {
+           })));
+           SharedClients.Lease tally = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))));
+           SharedClients.Lease equalTally = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))))) {
+        assertThat(same.client()).as("the same pool size and listener").isSameAs(one.client());
+        assertThat(another.client()).as("another listener object").isNotSameAs(one.client());
+        assertThat(equalTally.client()).as("equal listener values").isSameAs(tally.client());
         assertThat(SharedClients.openClients()).isEqualTo(3);
       }
       assertThat(SharedClients.openClients()).isZero();

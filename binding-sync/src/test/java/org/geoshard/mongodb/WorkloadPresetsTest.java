@@ -33,15 +33,15 @@ class WorkloadPresetsTest {
     MongoSettings mongo = MongoSettings.fromProperties(p);
     RampSettings ramp = RampSettings.fromProperties(p);
     // The study: 500 s to select a server, no limit per request, the run ended at its first exception.
-    assertThat(mongo.serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(500);
-    assertThat(mongo.timeout(TimeUnit.MILLISECONDS)).isEqualTo(3_600_000);
+    assertThat(mongo.connection().serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(500);
+    assertThat(mongo.connection().timeout(TimeUnit.MILLISECONDS)).isEqualTo(3_600_000);
     assertThat(ramp.rule().timeoutUs()).isEqualTo(3_600_000_000L);
     assertThat(ramp.rule().maxErrors()).isZero();
     assertThat(ramp.rule().latencyUs()).isEqualTo(100_000);
 
     Properties strict = load(scenario, "strict-timeouts");
-    assertThat(MongoSettings.fromProperties(strict).serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(5);
-    assertThat(MongoSettings.fromProperties(strict).timeout(TimeUnit.MILLISECONDS)).isEqualTo(30_000);
+    assertThat(MongoSettings.fromProperties(strict).connection().serverSelectionTimeout(TimeUnit.SECONDS)).isEqualTo(5);
+    assertThat(MongoSettings.fromProperties(strict).connection().timeout(TimeUnit.MILLISECONDS)).isEqualTo(30_000);
     assertThat(RampSettings.fromProperties(strict).rule().timeoutUs()).isEqualTo(10_000_000L);
   }
 
@@ -65,7 +65,7 @@ class WorkloadPresetsTest {
   void thePilotsTopologyPutsLastKnownLocationOnASecondCluster() throws Exception {
     Properties p = load("lastlocation", "lastlocation-pilot-topology");
     MongoLastLocationSettings ll = MongoLastLocationSettings.fromProperties(p);
-    assertThat(ll.lklUrl()).isNotNull().isNotEqualTo(MongoSettings.fromProperties(p).url());
+    assertThat(ll.lklUrl()).isNotNull().isNotEqualTo(MongoSettings.fromProperties(p).connection().url());
   }
 
   @Test

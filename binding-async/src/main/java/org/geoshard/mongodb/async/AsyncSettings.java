@@ -3,6 +3,7 @@ package org.geoshard.mongodb.async;
 import com.mongodb.ConnectionString;
 import com.mongodb.event.CommandListener;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -11,6 +12,7 @@ import java.util.TreeMap;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
 import org.geoshard.harness.api.Secrets;
+import org.geoshard.mongodb.MongoConnectionSettings;
 import org.geoshard.mongodb.MongoSettings;
 
 /**
@@ -81,8 +83,8 @@ public final class AsyncSettings {
           + TARGETED_MONGOS_PREFIX + "<shardId>=mongodb://<mongos next to that shard>:<port> for each shard (or "
           + TARGETED_MONGOS + "=<shardId>=<url>;<shardId>=<url>).");
     }
-    if (routing == Routing.TARGETED && mongo != null && mongo.throwaway() != null) {
-      in.problem("Property '" + ROUTING + "' is targeted, but '" + MongoSettings.URL + "' is " + mongo.url()
+    if (routing == Routing.TARGETED && mongo != null && mongo.connection().throwaway() != null) {
+      in.problem("Property '" + ROUTING + "' is targeted, but '" + MongoSettings.URL + "' is " + mongo.connection().url()
           + ", a throwaway cluster with one mongos; targeted routing needs a router per shard.");
     }
     for (String p : in.problems()) {
@@ -203,9 +205,22 @@ public final class AsyncSettings {
     return refreshSeconds;
   }
 
-  /** What identifies one JVM-wide router state: the shared client's key, the routing and its endpoints. */
-  String key() {
-    return mongo.clientKey() + "|routing=" + routing + (targeted() ? "|endpoints=" + endpoints + "|refresh=" + refreshSeconds : "");
+  /**
+   * What identifies one JVM-wide router state: the shared client's connection settings (equal when they make
+   * the same client), the routing and, when targeted, its endpoints and refresh.
+   */
+  record Key(MongoConnectionSettings connection, Routing routing, SortedMap<String, String> endpoints, long refreshSeconds) {
+    @Override
+    public String toString() {
+      return "Key{" + connection + ", routing=" + routing + ", endpoints=" + Secrets.maskText(endpoints.toString())
+          + ", refreshSeconds=" + refreshSeconds + "}";
+    }
+  }
+
+  Key key() {
+    return targeted()
+        ? new Key(mongo.connection(), routing, Collections.unmodifiableSortedMap(new TreeMap<>(endpoints)), refreshSeconds)
+        : new Key(mongo.connection(), routing, Collections.emptySortedMap(), 0);
   }
 
   @Override

@@ -84,7 +84,7 @@ final class Endpoint {
     this.opener = opener;
     this.settings = settings;
     this.counters = counters;
-    this.retireAfterMs = settings.timeout(TimeUnit.MILLISECONDS) + 2 * Blocking.MARGIN_MS;
+    this.retireAfterMs = settings.connection().timeout(TimeUnit.MILLISECONDS) + 2 * Blocking.MARGIN_MS;
     this.pool = newPool();
     counters.maskedUrl = maskedUrl;
   }
@@ -103,7 +103,7 @@ final class Endpoint {
   static Endpoint open(String name, String url, MongoSettings settings, boolean pinned, EndpointCounters counters) {
     ConnectionString cs = new ConnectionString(url);
     boolean loadBalanced = Boolean.TRUE.equals(cs.isLoadBalanced());
-    MongoClientSettings clientSettings = ClientOptions.builder(cs, settings)
+    MongoClientSettings clientSettings = ClientOptions.builder(cs, settings.connection())
         .applyToClusterSettings(b -> {
           if (pinned && !loadBalanced) {
             b.mode(ClusterConnectionMode.SINGLE);

@@ -16,12 +16,12 @@ public final class ReactiveClientOptions {
 
   /** The database of {@code settings} on a reactive client, with the bindings' write concern and read preference. */
   public static MongoDatabase database(MongoClient client, MongoSettings settings) {
-    MongoDatabase database = client.getDatabase(settings.database());
-    if (settings.writeConcern() != null) {
-      database = database.withWriteConcern(settings.writeConcern());
+    MongoDatabase database = client.getDatabase(settings.connection().database());
+    if (settings.writes().writeConcern() != null) {
+      database = database.withWriteConcern(settings.writes().writeConcern());
     }
-    if (settings.readPreference() != null) {
-      database = database.withReadPreference(settings.readPreference());
+    if (settings.queries().readPreference() != null) {
+      database = database.withReadPreference(settings.queries().readPreference());
     }
     return database;
   }

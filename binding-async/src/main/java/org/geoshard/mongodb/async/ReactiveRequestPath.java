@@ -40,8 +40,8 @@ final class ReactiveRequestPath implements RequestPath {
 
   ReactiveRequestPath(Router router) {
     this.router = router;
-    this.database = router.settings.mongo().database();
-    this.timeoutMs = router.settings.mongo().timeout(TimeUnit.MILLISECONDS);
+    this.database = router.settings.mongo().connection().database();
+    this.timeoutMs = router.settings.mongo().connection().timeout(TimeUnit.MILLISECONDS);
   }
 
   private Router.Table table(String collection) {

@@ -55,7 +55,7 @@ final class Router {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
   private static final Object LOCK = new Object();
   /** Open routers by {@link AsyncSettings#key()}; guarded by LOCK. */
-  private static final Map<String, Router> OPEN = new HashMap<>();
+  private static final Map<AsyncSettings.Key, Router> OPEN = new HashMap<>();
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   /** One namespace's current table; the binding instances keep a reference and read it per request. */
@@ -76,7 +76,7 @@ final class Router {
     }
   }
 
-  private final String key;
+  private final AsyncSettings.Key key;
   final AsyncSettings settings;
   final RoutingStats stats;
   final SharedClients.Lease control;
@@ -87,7 +87,7 @@ final class Router {
   private final ScheduledExecutorService poller;
   private int references;
 
-  private Router(String key, AsyncSettings settings, RoutingStats stats, SharedClients.Lease control,
+  private Router(AsyncSettings.Key key, AsyncSettings settings, RoutingStats stats, SharedClients.Lease control,
       Endpoint defaultEndpoint, Map<String, Endpoint> shardEndpoints, ConfigSource source) {
     this.key = key;
     this.settings = settings;
@@ -120,7 +120,7 @@ final class Router {
 
   /** As {@link #acquire(AsyncSettings)}, with a catalog source of its own (tests). */
   static Router acquire(AsyncSettings settings, ConfigSource source) throws DBException {
-    String key = settings.key();
+    AsyncSettings.Key key = settings.key();
     synchronized (LOCK) {
       Router router = OPEN.get(key);
       if (router == null) {
@@ -160,7 +160,7 @@ final class Router {
     return RoutingStats.of(settings.key());
   }
 
-  private static Router open(String key, AsyncSettings settings, ConfigSource givenSource) throws DBException {
+  private static Router open(AsyncSettings.Key key, AsyncSettings settings, ConfigSource givenSource) throws DBException {
     SharedClients.Lease control = SharedClients.acquire(settings.mongo());
     RoutingStats stats = RoutingStats.of(key);
     List<Endpoint> opened = new ArrayList<>();
@@ -196,7 +196,7 @@ final class Router {
    */
   private static void checkRouters(AsyncSettings settings, SharedClients.Lease control, Map<String, Endpoint> shards)
       throws DBException {
-    long timeoutMs = settings.mongo().timeout(TimeUnit.MILLISECONDS);
+    long timeoutMs = settings.mongo().connection().timeout(TimeUnit.MILLISECONDS);
     List<Endpoint> list = new ArrayList<>(shards.values());
     List<org.reactivestreams.Publisher<Document>> hellos = new ArrayList<>();
     List<org.reactivestreams.Publisher<Document>> versions = new ArrayList<>();
@@ -214,7 +214,7 @@ final class Router {
       String which = "the router of shard '" + e.name + "' (" + AsyncSettings.TARGETED_MONGOS_PREFIX + e.name + " = "
           + e.maskedUrl + ")";
       if (answers.get(i) instanceof Throwable t) {
-        problems.add(which + " failed within " + settings.mongo().serverSelectionTimeout(TimeUnit.SECONDS)
+        problems.add(which + " failed within " + settings.mongo().connection().serverSelectionTimeout(TimeUnit.SECONDS)
             + " s: " + Secrets.maskText(Failures.brief(t)));
       } else if (!(answers.get(i) instanceof Document hello) || !"isdbgrid".equals(hello.getString("msg"))) {
         problems.add(which + " is not a mongos but a " + (answers.get(i) instanceof Document hello

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * default router and why, and refreshes of the routing tables.
  */
 final class RoutingStats {
-  private static final Map<String, RoutingStats> ALL = new ConcurrentHashMap<>();
+  private static final Map<AsyncSettings.Key, RoutingStats> ALL = new ConcurrentHashMap<>();
 
   /** Why a request went to the default router under targeted routing. */
   enum Fallback {
@@ -48,7 +48,7 @@ final class RoutingStats {
     }
   }
 
-  static RoutingStats of(String key) {
+  static RoutingStats of(AsyncSettings.Key key) {
     return ALL.computeIfAbsent(key, k -> new RoutingStats());
   }
 

@@ -38,7 +38,7 @@ final class BareClients {
 
   /** The bindings' own client settings ({@link ClientOptions}), under an application name of the bare loop's. */
   static MongoClientSettings settings(MongoSettings s) {
-    return ClientOptions.builder(s.connectionString(), s).applicationName("geoshard-bare").build();
+    return ClientOptions.builder(s.connection().connectionString(), s.connection()).applicationName("geoshard-bare").build();
   }
 
   static Bare sync(MongoSettings s, String table) {
@@ -62,7 +62,7 @@ final class BareClients {
         com.mongodb.reactivestreams.client.MongoClients.create(settings(s));
     com.mongodb.reactivestreams.client.MongoCollection<Document> collection =
         ReactiveClientOptions.database(client, s).getCollection(table);
-    long waitMs = s.timeout(TimeUnit.MILLISECONDS) + 2_000;
+    long waitMs = s.connection().timeout(TimeUnit.MILLISECONDS) + 2_000;
     return new Bare() {
       @Override
       public Predicate<String> reader() {

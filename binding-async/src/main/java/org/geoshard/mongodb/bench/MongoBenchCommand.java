@@ -240,7 +240,7 @@ public final class MongoBenchCommand implements GeoshardCommand {
           + " records of %s, %d threads, %d s per run after %d s of warm-up, %d runs of each client, alternating%n",
           Formats.grouped(records), table, threads, seconds, warmup, rounds);
       out.printf("machine: %s%n", ProcessCpu.machine());
-      out.printf("server: %s%s%n", settings.maskedUrl(), standIn == null ? ""
+      out.printf("server: %s%s%n", settings.connection().maskedUrl(), standIn == null ? ""
           : " (FerretDB v1.24.2, NOT MongoDB, started for this bench: only the client's side is compared; it reads"
           + " every document of the collection on each find, hence few records)");
       if (!loaded(settings, table)) {
@@ -268,26 +268,26 @@ public final class MongoBenchCommand implements GeoshardCommand {
         IOException {
       long count;
       try (MongoClient client = MongoClients.create(BareClients.settings(settings));
-           WaitingNotice notice = WaitingNotice.start(String.join(", ", settings.connectionString().getHosts()),
-               Duration.ofMillis(settings.serverSelectionTimeout(TimeUnit.MILLISECONDS)),
+           WaitingNotice notice = WaitingNotice.start(String.join(", ", settings.connection().connectionString().getHosts()),
+               Duration.ofMillis(settings.connection().serverSelectionTimeout(TimeUnit.MILLISECONDS)),
                MongoSettings.SERVER_SELECTION_TIMEOUT, LOG::info)) {
-        count = client.getDatabase(settings.database()).getCollection(table).countDocuments();
+        count = client.getDatabase(settings.connection().database()).getCollection(table).countDocuments();
       } catch (MongoException e) {
         // The bindings' own sentence for a server that cannot be reached or used (masked, with what to check).
-        LOG.error("bench mongodb: {}", Failures.describe(e, settings, settings.url(), null));
+        LOG.error("bench mongodb: {}", Failures.describe(e, settings, settings.connection().url(), null));
         return false;
       }
       if (count == records) {
-        out.printf("using the %s records already in %s.%s%n", Formats.grouped(count), settings.database(), table);
+        out.printf("using the %s records already in %s.%s%n", Formats.grouped(count), settings.connection().database(), table);
         return true;
       }
       if (count != 0) {
         LOG.error("bench mongodb: {}.{} holds {} documents, not the {} of -records: drop it, give -records {}, or name"
-            + " another collection with -p table=...", settings.database(), table, count, records, count);
+            + " another collection with -p table=...", settings.connection().database(), table, count, records, count);
         return false;
       }
       out.printf("loading %s records into %s.%s through mongodb-geo...%n", Formats.grouped(records),
-          settings.database(), table);
+          settings.connection().database(), table);
       RunResult load = harness.load(records, threads);
       if (load.hasFailures()) {
         LOG.error("bench mongodb: the load failed ({} of {} inserts failed, {} threads failed); see the log above.",

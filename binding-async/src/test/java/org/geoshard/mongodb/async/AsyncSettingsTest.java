@@ -41,7 +41,7 @@ class AsyncSettingsTest {
     assertThat(s.targeted()).isFalse();
     assertThat(s.endpoints()).isEmpty();
     assertThat(s.refreshSeconds()).isEqualTo(10);
-    assertThat(s.mongo().url()).isEqualTo("mongodb://localhost:27017/ycsb");
+    assertThat(s.mongo().connection().url()).isEqualTo("mongodb://localhost:27017/ycsb");
   }
 
   @Test
