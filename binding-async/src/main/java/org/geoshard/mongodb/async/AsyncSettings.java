@@ -203,7 +203,7 @@ public final class AsyncSettings {
     return refreshSeconds;
   }
 
-  /** What identifies one JVM-wide router state: the shared client's key, the routing and its endpoints. */
+  /** What identifies one router state of a phase ({@link Routers}): the shared client's key, the routing and its endpoints. */
   String key() {
     return mongo.clientKey() + "|routing=" + routing + (targeted() ? "|endpoints=" + endpoints + "|refresh=" + refreshSeconds : "");
   }
