@@ -27,9 +27,9 @@ import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.StandaloneRun;
 import org.geoshard.harness.config.ConfigException;
-import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -127,7 +127,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
         path = new CollectionRoutedPath(path, llSettings.lkl(), new SyncRequestPath(database(lklLease, lklSettings)));
       }
       path.warmUp(settings.collection());
-      path.warmUp(getProperties().getProperty("table", "usertable"));
+      path.warmUp(context().data().keyValueTable());
       operations = new MongoOperations(settings, cellKey, llSettings, path, control().entry(), failureLog());
       operations.batchOutcomeListener(listener);
     } catch (DBException | RuntimeException e) {
@@ -208,12 +208,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
     Properties p = getProperties();
     if (data.contains(DataRole.KEY_VALUE)) {
-      cluster.prepareKeyValue(stage, steps, p.getProperty("table", "usertable"));
+      cluster.prepareKeyValue(stage, steps, context().data().keyValueTable());
     }
     if (data.contains(LastLocationContract.HISTORY) || data.contains(LastLocationContract.LAST_KNOWN)) {
       long clockStart;
       try {
-        clockStart = LastLocationSettings.fromProperties(p).clockStartMs();
+        clockStart = LocationStream.fromProperties(p).clockStartMs();
       } catch (ConfigException e) {
         throw new DBException(e.getMessage());
       }
@@ -233,7 +233,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       // A load (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
       boolean load = Boolean.FALSE.equals(settings.doTransactions());
       Steps onRestaurants = Failures.sayingTheServersAnswer(given, settings.namespace());
-      cluster.prepare(stage, onRestaurants, load ? LoadRange.of(p) : null);
+      cluster.prepare(stage, onRestaurants, load ? LoadRange.of(context().data()) : null);
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }
@@ -294,7 +294,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public Map<String, Object> topology(Set<DataRole> data) throws DBException {
     String collection = data.contains(GeoContract.RESTAURANTS) || data.isEmpty() ? settings.collection()
-        : data.contains(DataRole.KEY_VALUE) ? getProperties().getProperty("table", "usertable")
+        : data.contains(DataRole.KEY_VALUE) ? context().data().keyValueTable()
         : llSettings.history();
     SharedClients.Lease lease = control();
     try {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Properties;
+import java.util.Set;
 import org.bson.Document;
 import org.geoshard.harness.api.DataDeclaration;
+import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.api.StandaloneRun;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The binding's shared clients live in the phase's context: each phase has its own, the phase's end
  * closes what its instances left open, and instances that joined no phase (plain YCSB) share the JVM's.
+ * What the workload declares (YCSB's table) comes from the context too.
  */
 class RunContextTest {
   private InProcessMongo mongo;
@@ -111,5 +114,26 @@ class RunContextTest {
     clusters.close();
     assertThatThrownBy(() -> clusters.url(new ThrowawaySpec(2, ThrowawaySpec.DEFAULT_IMAGE), "ycsb"))
         .isInstanceOf(MongoStartException.class).hasMessageContaining("after the end of its phase");
+  }
+
+  @Test
+  void theKeyValueTableIsTheOneTheContextDeclares() throws Exception {
+    DataDeclaration declared = new DataDeclaration(Set.of(DataRole.KEY_VALUE), "declared", 0, null);
+    try (SharedObjects phase = new SharedObjects(declared)) {
+      // The raw property says otherwise: the binding goes by the declaration.
+      MongoGeoBinding db = binding(phase, "table", "raw");
+      try {
+        assertThat(db.topology(Set.of(DataRole.KEY_VALUE))).containsEntry("namespace", "ycsb.declared");
+      } finally {
+        db.cleanup();
+      }
+    }
+  }
+
+  @Test
+  void theLoadRangeIsTheOneTheContextDeclares() {
+    assertThat(LoadRange.of(new DataDeclaration(Set.of(DataRole.KEY_VALUE), "usertable", 500, 301L)).describe())
+        .isEqualTo("records 500 to 800");
+    assertThat(LoadRange.of(DataDeclaration.keyValue()).split()).isFalse();
   }
 }
