@@ -9,14 +9,12 @@ import java.util.Map;
 import java.util.Properties;
 import org.bson.Document;
 import org.bson.types.MinKey;
-import org.geoshard.geo.GeoSettings;
-import org.geoshard.geo.GeoWorkload;
-import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellRanges;
 import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.GeoQuery;
+import org.geoshard.geo.contract.RestaurantCells;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.config.ConfigException;
 import org.slf4j.Logger;
@@ -184,8 +182,7 @@ public final class CellKeyPlan {
 
   private CellRanges ranges(Properties properties, int shards) throws MongoStartException {
     try {
-      return CellRanges.balanced(CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid),
-          shards);
+      return CellRanges.balanced(RestaurantCells.counted(properties, grid), shards);
     } catch (ConfigException | CityFileException | IllegalArgumentException e) {
       throw new MongoStartException("Could not split the cell key's range: " + e.getMessage());
     }

@@ -1,7 +1,7 @@
 package org.geoshard.mongodb;
 
-import java.util.Properties;
 import org.bson.Document;
+import org.geoshard.harness.api.DataDeclaration;
 
 /**
  * The records a geo load inserts: restaurant numbers ({@code _id}) from {@code insertstart}, for
@@ -12,18 +12,9 @@ import org.bson.Document;
  * @param count null for "to the end of the dataset"
  */
 record LoadRange(long start, Long count) {
-  static LoadRange of(Properties properties) {
-    long start = parse(properties.getProperty("insertstart"), 0L);
-    String count = properties.getProperty("insertcount");
-    return new LoadRange(start, count == null || count.isBlank() ? null : parse(count, null));
-  }
-
-  private static Long parse(String value, Long otherwise) {
-    try {
-      return value == null ? otherwise : Long.valueOf(value.trim());
-    } catch (NumberFormatException e) {
-      return otherwise;  // the harness refuses it before the start
-    }
+  /** The range the workload's declaration gives this client ({@code insertstart}, {@code insertcount}). */
+  static LoadRange of(DataDeclaration data) {
+    return new LoadRange(data.insertStart(), data.insertCount());
   }
 
   boolean split() {

@@ -18,15 +18,18 @@ import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
+import org.geoshard.harness.api.JoinsRun;
 import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.api.Preparable;
 import org.geoshard.harness.api.Preflight.Check;
+import org.geoshard.harness.api.RunContext;
+import org.geoshard.harness.api.StandaloneRun;
 import org.geoshard.harness.config.ConfigException;
-import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
 import org.geoshard.lastlocation.contract.LastLocationContract;
+import org.geoshard.lastlocation.contract.LocationStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteIterator;
@@ -41,12 +44,17 @@ import site.ycsb.Status;
  * A binding adds only its request path: {@code mongodb-geo} the sync driver's, {@code mongodb-async}
  * the reactive driver's with routing.
  *
- * <p>One instance per client thread (YCSB's contract).
+ * <p>One instance per client thread (YCSB's contract). The instances of a phase share what the phase's
+ * {@link RunContext} holds (the clients, {@link SharedClients}; binding-async's routers) and read from it
+ * what the workload declares (YCSB's table, the load's range); under plain YCSB, which hands them no
+ * context, they use the JVM's ({@link StandaloneRun}).
  */
 public abstract class MongoBinding extends DB implements GeoContract, DelegatingLastLocation, Preparable,
     DescribesTopology, BatchOutcomes, ExplainsOperations, ObservesServers, WatchesStages,
-    org.geoshard.harness.api.Preflight {
+    org.geoshard.harness.api.Preflight, JoinsRun {
   private static final Logger LOG = LoggerFactory.getLogger(MongoBinding.class);
+  /** The phase this instance joined, or the JVM's (plain YCSB, tests) once asked for. */
+  private RunContext context;
   private MongoSettings settings;
   private CellKeyPlan cellKey;
   private MongoLastLocationSettings llSettings;
@@ -72,8 +80,35 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   /** Where this binding logs its failed operations (one per binding class). */
   protected abstract FailureLog failureLog();
 
+  /** Called by the harness before {@link #init()}: the phase's shared objects and what its workload declares. */
+  @Override
+  public void joinRun(RunContext context) {
+    this.context = context;
+  }
+
+  /**
+   * The phase this instance joined; without one (plain YCSB, a test making instances itself) the JVM's,
+   * with the declaration of the workload the {@code workload} property names.
+   */
+  protected final RunContext context() {
+    if (context == null) {
+      context = StandaloneRun.context(getProperties());
+    }
+    return context;
+  }
+
+  /** The clients the phase's instances share. */
+  protected final SharedClients sharedClients() {
+    return SharedClients.in(context());
+  }
+
   @Override
   public final void init() throws DBException {
+    try {
+      context();
+    } catch (IllegalStateException e) {
+      throw new DBException(e.getMessage());  // StandaloneRun: the workload property names no class to be made
+    }
     try {
       settings = configure(getProperties());
       cellKey = CellKeyPlan.of(settings.preparation().shardKey(), getProperties());
@@ -88,11 +123,11 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
         // The pilot's topology: LastKnownLocation on another cluster, reached through a sync client of its own
         // in both bindings (targeted routing applies to mongodb.url's cluster).
         lklSettings = settingsFor(llSettings.lklUrl());
-        lklLease = SharedClients.acquire(lklSettings);
+        lklLease = sharedClients().acquire(lklSettings);
         path = new CollectionRoutedPath(path, llSettings.lkl(), new SyncRequestPath(database(lklLease, lklSettings)));
       }
       path.warmUp(settings.collection());
-      path.warmUp(getProperties().getProperty("table", "usertable"));
+      path.warmUp(context().data().keyValueTable());
       operations = new MongoOperations(settings, cellKey, llSettings, path, control().entry(), failureLog());
       operations.batchOutcomeListener(listener);
     } catch (DBException | RuntimeException e) {
@@ -173,12 +208,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     ClusterPreparation cluster = new ClusterPreparation(lease.client(), lease.facts(), settings);
     Properties p = getProperties();
     if (data.contains(DataRole.KEY_VALUE)) {
-      cluster.prepareKeyValue(stage, steps, p.getProperty("table", "usertable"));
+      cluster.prepareKeyValue(stage, steps, context().data().keyValueTable());
     }
     if (data.contains(LastLocationContract.HISTORY) || data.contains(LastLocationContract.LAST_KNOWN)) {
       long clockStart;
       try {
-        clockStart = LastLocationSettings.fromProperties(p).clockStartMs();
+        clockStart = LocationStream.fromProperties(p).clockStartMs();
       } catch (ConfigException e) {
         throw new DBException(e.getMessage());
       }
@@ -198,7 +233,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       // A load (not `bin/ycsb prepare`, which leaves the phase unset) checks its records first.
       boolean load = Boolean.FALSE.equals(settings.doTransactions());
       Steps onRestaurants = Failures.sayingTheServersAnswer(given, settings.namespace());
-      cluster.prepare(stage, onRestaurants, load ? LoadRange.of(p) : null);
+      cluster.prepare(stage, onRestaurants, load ? LoadRange.of(context().data()) : null);
       if (stage == Stage.BEFORE_LOAD && cellKey.active()) {
         steps.step("place cell ranges", () -> cellKey.place(lease.client(), lease.facts(), settings.namespace(), p));
       }
@@ -259,12 +294,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public Map<String, Object> topology(Set<DataRole> data) throws DBException {
     String collection = data.contains(GeoContract.RESTAURANTS) || data.isEmpty() ? settings.collection()
-        : data.contains(DataRole.KEY_VALUE) ? getProperties().getProperty("table", "usertable")
+        : data.contains(DataRole.KEY_VALUE) ? context().data().keyValueTable()
         : llSettings.history();
     SharedClients.Lease lease = control();
     try {
       Map<String, Object> out = new java.util.LinkedHashMap<>(TopologyReader.describe(lease.client(), lease.facts(),
-          settings, collection, SharedClients.counters(settings)));
+          settings, collection, sharedClients().counters(settings)));
       // The pool the client threads shared: a maximum measured beyond it would be the pool's (issue 18).
       out.put("connectionPool", settings.connection().poolDescription());
       out.put("versionRules", lease.facts().rules().rows(cellKey.active(), llSettings.lklKey() != null));

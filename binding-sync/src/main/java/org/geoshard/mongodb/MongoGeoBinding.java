@@ -19,7 +19,7 @@ import site.ycsb.DBException;
  * {@link MongoBinding} and {@link MongoOperations}, shared with {@code mongodb-async}; this class only
  * opens its request path ({@link SyncRequestPath}).
  *
- * <p>One instance per client thread (YCSB's contract); all instances of a JVM share one client per URL
+ * <p>One instance per client thread (YCSB's contract); all instances of a phase share one client per URL
  * ({@link SharedClients}). See {@code binding-sync/README.md} for the properties.
  */
 public final class MongoGeoBinding extends MongoBinding {
@@ -47,7 +47,7 @@ public final class MongoGeoBinding extends MongoBinding {
 
   @Override
   protected RequestPath connect() throws DBException {
-    lease = SharedClients.acquire(mongoSettings());
+    lease = sharedClients().acquire(mongoSettings());
     path = new SyncRequestPath(database(lease, mongoSettings()));
     return path;
   }

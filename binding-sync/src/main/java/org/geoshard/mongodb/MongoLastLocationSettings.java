@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Properties;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
-import org.geoshard.lastlocation.LastLocationSettings;
 import org.geoshard.lastlocation.contract.HistorySplit;
+import org.geoshard.lastlocation.contract.LocationStream;
 
 /**
  * The MongoDB side of the last-location workload: collection names and shard keys
@@ -55,9 +55,9 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
           + " LastKnownLocation), but is '" + org.geoshard.harness.api.Secrets.maskText(lklUrl) + "'.");
     }
     problems.forEach(in::problem);
-    LastLocationSettings workload;
+    LocationStream workload;
     try {
-      workload = LastLocationSettings.fromProperties(properties);
+      workload = LocationStream.fromProperties(properties);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
       workload = null;

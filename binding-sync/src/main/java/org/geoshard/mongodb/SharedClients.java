@@ -4,42 +4,59 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.geoshard.harness.api.RunContext;
 import org.geoshard.harness.api.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /**
- * One {@link MongoClient} per JVM and URL, shared by every binding instance (one per client thread),
- * counted by reference and closed when the last instance lets go.
+ * One {@link MongoClient} per phase and URL, shared by every binding instance (one per client thread),
+ * counted by reference and closed when the last instance lets go, or at the phase's end ({@link #close()}),
+ * whichever comes first.
  *
- * <p>Why static: YCSB's contract creates one {@code DB} instance per client thread and hands them
- * nothing in common but the properties, so a JVM-wide registry is the only place where the threads
- * can share one connection pool (as YCSB's own mongodb binding does with its static client). A pool
- * per thread would open threads × maxPoolSize connections and measure connection set-up instead of
- * queries. The maps are keyed by the connection settings ({@link MongoConnectionSettings}: equal when they
- * make the same client), so that two clusters in one JVM (tests) keep apart, and everything in them is
- * guarded by {@link #LOCK}.
+ * <p>One object per phase, held by the phase's {@link RunContext} ({@link #in}): YCSB's contract creates
+ * one {@code DB} instance per client thread, and the threads must share one connection pool (as YCSB's
+ * own mongodb binding does with its static client). A pool per thread would open threads × maxPoolSize
+ * connections and measure connection set-up instead of queries. The maps are keyed by the connection settings
+ * ({@link MongoConnectionSettings}: equal when they make the same client), so that two clusters in one phase (tests) keep apart, and everything in it is guarded by
+ * {@link #lock}. Under plain YCSB the context is the JVM's ({@link org.geoshard.harness.api.StandaloneRun}).
  */
-public final class SharedClients {
+public final class SharedClients implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedClients.class);
   /** A lock, not a monitor: a thread waiting behind another's first contact can be interrupted (Ctrl-C). */
-  private static final java.util.concurrent.locks.ReentrantLock LOCK = new java.util.concurrent.locks.ReentrantLock();
-  /** Open clients by the connection settings they were made from (equal settings make the same client); guarded by LOCK. */
-  private static final Map<MongoConnectionSettings, Entry> OPEN = new HashMap<>();
-  /** Failures to open, kept for one server selection timeout so that the other threads fail at once; guarded by LOCK. */
-  private static final Map<MongoConnectionSettings, RecentFailure> FAILED = new HashMap<>();
+  private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+  /** Open clients by the connection settings they were made from; guarded by lock. */
+  private final Map<MongoConnectionSettings, Entry> clients = new HashMap<>();
+  /** Failures to open, kept for one server selection timeout so that the other threads fail at once; guarded by lock. */
+  private final Map<MongoConnectionSettings, RecentFailure> failed = new HashMap<>();
   /** Command counters by connection settings; they outlive a client so that the topology after a run sees the run's commands. */
-  private static final Map<MongoConnectionSettings, CommandCounters> COUNTERS = new ConcurrentHashMap<>();
+  private final Map<MongoConnectionSettings, CommandCounters> counters = new ConcurrentHashMap<>();
+  /** The throwaway clusters of {@code testcontainers:} URLs, stopped after these clients ({@link #in}). */
+  private final ThrowawayClusters throwaway;
+  /** Set by {@link #close()}; guarded by lock. */
+  private boolean closed;
 
   private record RecentFailure(String message, long expiresNanos) {
   }
 
-  private SharedClients() {
+  SharedClients(ThrowawayClusters throwaway) {
+    this.throwaway = throwaway;
+  }
+
+  /**
+   * The phase's shared clients, made on first use. The phase's throwaway clusters are made before
+   * them, so that the context, closing latest first, closes the clients before it stops the clusters.
+   */
+  public static SharedClients in(RunContext context) {
+    ThrowawayClusters clusters = context.shared(ThrowawayClusters.class, ThrowawayClusters.class, ThrowawayClusters::new);
+    return context.shared(SharedClients.class, SharedClients.class, () -> new SharedClients(clusters));
   }
 
   /** One shared client: the driver's client, what the server is, and checks already made on it. */
@@ -62,11 +79,13 @@ public final class SharedClients {
 
   /** A binding instance's hold on a shared client; {@link #close()} once. */
   public static final class Lease implements AutoCloseable {
+    private final SharedClients owner;
     private final MongoConnectionSettings key;
     private final Entry entry;
     private boolean closed;
 
-    private Lease(MongoConnectionSettings key, Entry entry) {
+    private Lease(SharedClients owner, MongoConnectionSettings key, Entry entry) {
+      this.owner = owner;
       this.key = key;
       this.entry = entry;
     }
@@ -85,19 +104,19 @@ public final class SharedClients {
 
     @Override
     public void close() {
-      LOCK.lock();
+      owner.lock.lock();
       try {
         if (closed) {
           return;
         }
         closed = true;
         if (--entry.references == 0) {
-          OPEN.remove(key);
-          entry.client.close();
+          owner.clients.remove(key, entry);
+          entry.client.close();  // idempotent: the phase's end may have closed it already
           LOG.debug("Closed the MongoDB client of {}", Secrets.maskText(entry.effectiveUrl));
         }
       } finally {
-        LOCK.unlock();
+        owner.lock.unlock();
       }
     }
   }
@@ -107,50 +126,77 @@ public final class SharedClients {
    *
    * @throws DBException one sentence: no server reachable (where it tried), authentication failed, ...
    */
-  public static Lease acquire(MongoSettings settings) throws DBException {
+  public Lease acquire(MongoSettings settings) throws DBException {
     MongoConnectionSettings key = settings.connection();
     try {
-      LOCK.lockInterruptibly();
+      lock.lockInterruptibly();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new MongoStartException("Interrupted while waiting for a MongoDB server at " + settings.connection().maskedUrl() + ".");
     }
     try {
-      Entry entry = OPEN.get(key);
+      if (closed) {
+        throw new MongoStartException("The MongoDB client of " + settings.connection().maskedUrl()
+            + " was asked for after the end of its phase.");
+      }
+      Entry entry = clients.get(key);
       if (entry == null) {
-        RecentFailure failure = FAILED.get(key);
+        RecentFailure failure = failed.get(key);
         if (failure != null && System.nanoTime() - failure.expiresNanos < 0) {
           throw new MongoStartException(failure.message);
         }
         try {
           entry = open(settings, key);
         } catch (MongoStartException e) {
-          FAILED.put(key, new RecentFailure(e.getMessage(),
+          failed.put(key, new RecentFailure(e.getMessage(),
               System.nanoTime() + settings.connection().serverSelectionTimeout(TimeUnit.NANOSECONDS)));
           throw e;
         }
-        FAILED.remove(key);
-        OPEN.put(key, entry);
+        failed.remove(key);
+        clients.put(key, entry);
       }
       entry.references++;
-      return new Lease(key, entry);
+      return new Lease(this, key, entry);
     } finally {
-      LOCK.unlock();
+      lock.unlock();
     }
   }
 
-  /** The command counters of the client of {@code settings}, if it was ever opened in this JVM. */
-  static CommandCounters counters(MongoSettings settings) {
-    return COUNTERS.get(settings.connection());
+  /** The command counters of the client of {@code settings}, if it was ever opened in this phase. */
+  CommandCounters counters(MongoSettings settings) {
+    return counters.get(settings.connection());
   }
 
   /** Open clients (for tests: every binding instance let go of its client). */
-  static int openClients() {
-    LOCK.lock();
+  int openClients() {
+    lock.lock();
     try {
-      return OPEN.size();
+      return clients.size();
     } finally {
-      LOCK.unlock();
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The phase's end: closes the clients still held (by binding instances the harness abandoned, or never
+   * cleaned up), and refuses new ones. Idempotent.
+   */
+  @Override
+  public void close() {
+    List<Entry> left;
+    lock.lock();
+    try {
+      closed = true;
+      left = new ArrayList<>(clients.values());
+      clients.clear();
+      failed.clear();
+    } finally {
+      lock.unlock();
+    }
+    for (Entry entry : left) {
+      LOG.debug("Closing the MongoDB client of {} at the end of the phase ({} binding instances still held it)",
+          Secrets.maskText(entry.effectiveUrl), entry.references);
+      entry.client.close();
     }
   }
 
@@ -169,10 +215,10 @@ public final class SharedClients {
     }
   }
 
-  private static Entry open(MongoSettings settings, MongoConnectionSettings key) throws DBException {
-    String url = key.throwaway() == null ? key.url() : ThrowawayClusters.url(key.throwaway(), key.database());
+  private Entry open(MongoSettings settings, MongoConnectionSettings key) throws DBException {
+    String url = key.throwaway() == null ? key.url() : throwaway.url(key.throwaway(), key.database());
     ConnectionString cs = new ConnectionString(url);
-    CommandCounters counters = COUNTERS.computeIfAbsent(key, k -> new CommandCounters());
+    CommandCounters counters = this.counters.computeIfAbsent(key, k -> new CommandCounters());
     MongoClientSettings.Builder builder = ClientOptions.builder(cs, key).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
     warnIfPoolTooSmall(key, url);

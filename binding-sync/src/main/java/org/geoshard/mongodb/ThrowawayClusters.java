@@ -7,25 +7,30 @@ import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /**
- * The throwaway clusters of {@code mongodb.url=testcontainers:Ns}, one per spec and JVM, started on
- * first use and stopped when the JVM ends (unless Testcontainers' reuse keeps them for the next command).
+ * The throwaway clusters of {@code mongodb.url=testcontainers:Ns} of one run's phase, one per spec,
+ * started on first use and stopped when the phase ends (unless Testcontainers' reuse keeps them for the
+ * next command), or when the JVM ends for a phase nobody closes (plain YCSB's).
  *
- * <p>Why static: one command (a load: preparation, the client threads, the topology) makes several
- * binding instances one after the other, and each lets its client go; the cluster must outlive all of
- * them, so it belongs to the JVM, not to a client. The only class that touches {@link ThrowawayCluster},
- * so that Testcontainers is loaded only for {@code testcontainers:} URLs.
+ * <p>One object per phase, held by its {@link org.geoshard.harness.api.RunContext} beside the shared
+ * clients ({@link SharedClients#in}): one command (a load: preparation, the client threads, the topology)
+ * makes several binding instances one after the other, and each lets its client go; the cluster must
+ * outlive all of them. The only class that touches {@link ThrowawayCluster}, so that Testcontainers is
+ * loaded only for {@code testcontainers:} URLs.
  */
-final class ThrowawayClusters {
+final class ThrowawayClusters implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ThrowawayClusters.class);
-  /** Guarded by the class. */
-  private static final Map<ThrowawaySpec, ThrowawayCluster> CLUSTERS = new HashMap<>();
-
-  private ThrowawayClusters() {
-  }
+  /** Guarded by this. */
+  private final Map<ThrowawaySpec, ThrowawayCluster> clusters = new HashMap<>();
+  /** The hooks that stop the clusters when the JVM ends before the phase is closed; guarded by this. */
+  private final Map<ThrowawaySpec, Thread> hooks = new HashMap<>();
+  private boolean closed;
 
   /** The URL of the cluster for {@code spec}, started if needed (this can take a minute or two). */
-  static synchronized String url(ThrowawaySpec spec, String database) throws DBException {
-    ThrowawayCluster cluster = CLUSTERS.get(spec);
+  synchronized String url(ThrowawaySpec spec, String database) throws DBException {
+    if (closed) {
+      throw new MongoStartException("The throwaway cluster " + spec.url() + " was asked for after the end of its phase.");
+    }
+    ThrowawayCluster cluster = clusters.get(spec);
     if (cluster == null) {
       try {
         if (!ThrowawayCluster.dockerAvailable()) {
@@ -45,11 +50,37 @@ final class ThrowawayClusters {
         throw new MongoStartException("The throwaway cluster " + spec.url() + " could not start: "
             + Failures.rootMessage(e));
       }
-      CLUSTERS.put(spec, cluster);
-      ThrowawayCluster started = cluster;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "throwaway-cluster-stop"));
+      clusters.put(spec, cluster);
+      Thread hook = new Thread(cluster::close, "throwaway-cluster-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      hooks.put(spec, hook);
     }
     return cluster.url(database);
+  }
+
+  /** Stops the phase's clusters (a reusable one keeps running); idempotent. */
+  @Override
+  public void close() {
+    Map<ThrowawaySpec, ThrowawayCluster> stopping;
+    synchronized (this) {
+      closed = true;
+      stopping = new HashMap<>(clusters);
+      clusters.clear();
+      for (Thread hook : hooks.values()) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // the JVM is ending: the hook stops the cluster
+          return;
+        }
+      }
+      hooks.clear();
+    }
+    stopping.forEach((spec, cluster) -> {
+      LOG.info("Stopping the throwaway MongoDB cluster of {}{}.", spec.url(),
+          cluster.reusable() ? " (reused: left running)" : "");
+      cluster.close();
+    });
   }
 
   private static boolean reuseEnabled() {

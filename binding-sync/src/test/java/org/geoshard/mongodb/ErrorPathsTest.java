@@ -71,7 +71,7 @@ class ErrorPathsTest {
     long again = System.nanoTime();
     assertThatThrownBy(() -> binding(p).init()).hasMessageContaining("No MongoDB server answered");
     assertThat((System.nanoTime() - again) / 1_000_000).isLessThan(500L);
-    assertThat(SharedClients.openClients()).isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).isZero();
   }
 
   @Test
@@ -176,7 +176,7 @@ class ErrorPathsTest {
       loader.cleanup();
       assertThat(client.getDatabase("ycsb").getCollection("restaurants").countDocuments()).isEqualTo(2);
     }
-    assertThat(SharedClients.openClients()).isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).isZero();
   }
 
   @Test

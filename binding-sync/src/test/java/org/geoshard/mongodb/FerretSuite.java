@@ -94,7 +94,7 @@ public abstract class FerretSuite {
       }
     }
     client.close();
-    assertThat(SharedClients.openClients()).as("every client let go").isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).as("every client let go").isZero();
   }
 
   protected MongoDatabase db() {

@@ -48,7 +48,7 @@ class FirstContactTest {
     long ms = failsAfterMs(props(url, "2"), "No MongoDB server answered at " + url
         + " within 2 s (mongodb.connect.wait.s) (tried 127.0.0.1:" + port + ": Connection refused); check mongodb.url");
     assertThat(ms).as("2 s named, not 500 s nor twice 2 s").isBetween(1_900L, 3_900L);
-    assertThat(SharedClients.openClients()).isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).isZero();
   }
 
   @Test
@@ -60,7 +60,7 @@ class FirstContactTest {
           + " within 3 s (mongodb.connect.wait.s) (tried 127.0.0.1:" + proxy.port() + ": ");
       assertThat(ms).as("3 s named, not twice that").isBetween(2_900L, 5_900L);
     }
-    assertThat(SharedClients.openClients()).isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).isZero();
   }
 
   @Test

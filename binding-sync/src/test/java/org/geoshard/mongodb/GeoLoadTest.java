@@ -40,9 +40,11 @@ class GeoLoadTest {
   Path dir;
   private InProcessMongo mongo;
   private MongoClient client;
+  private LeftOpen leftOpen;
 
   @BeforeEach
   void start() {
+    leftOpen = LeftOpen.watch();
     mongo = new InProcessMongo();
     client = MongoClients.create(mongo.url("ycsb"));
   }
@@ -51,7 +53,11 @@ class GeoLoadTest {
   void stop() {
     client.close();
     mongo.close();
-    assertThat(SharedClients.openClients()).as("the last thread closed the shared client").isZero();
+    try {
+      assertThat(leftOpen.closedAtPhaseEnd()).as("the last thread closed the shared client").isEmpty();
+    } finally {
+      leftOpen.close();
+    }
   }
 
   private Properties geo(String... pairs) throws Exception {

@@ -32,7 +32,7 @@ class MongoGeoBindingCrudTest {
       db.cleanup();
     }
     mongo.close();
-    assertThat(SharedClients.openClients()).as("every client let go").isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).as("every client let go").isZero();
   }
 
   private MongoGeoBinding binding(String... pairs) throws Exception {

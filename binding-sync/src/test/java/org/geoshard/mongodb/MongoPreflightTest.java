@@ -24,7 +24,7 @@ public class MongoPreflightTest {
   @AfterEach
   void stop() {
     mongo.close();
-    assertThat(SharedClients.openClients()).isZero();
+    assertThat(LeftOpen.standaloneClients().openClients()).isZero();
   }
 
   static List<Check> preflight(MongoBinding db, java.util.Properties p) throws Exception {

@@ -7,10 +7,21 @@ import com.mongodb.event.CommandListener;
 import java.util.List;
 import java.util.Properties;
 import org.bson.Document;
+import org.geoshard.harness.api.DataDeclaration;
+import org.geoshard.harness.api.SharedObjects;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** One client per JVM and URL, shared by the threads, closed by the last. */
+/** One client per phase and URL, shared by the threads, closed by the last. */
 class SharedClientsTest {
+  private final SharedObjects phase = new SharedObjects(DataDeclaration.keyValue());
+  private final SharedClients clients = SharedClients.in(phase);
+
+  @AfterEach
+  void end() {
+    phase.close();
+  }
+
   private static MongoSettings settings(InProcessMongo mongo, String... pairs) throws Exception {
     Properties p = mongo.properties(pairs);
     return MongoSettings.fromProperties(p);
@@ -19,20 +30,20 @@ class SharedClientsTest {
   @Test
   void threadsShareOneClientThatTheLastCloses() throws Exception {
     try (InProcessMongo mongo = new InProcessMongo()) {
-      SharedClients.Lease first = SharedClients.acquire(settings(mongo));
-      SharedClients.Lease second = SharedClients.acquire(settings(mongo, "batchsize", "7", "mongodb.writeConcern", "majority"));
+      SharedClients.Lease first = clients.acquire(settings(mongo));
+      SharedClients.Lease second = clients.acquire(settings(mongo, "batchsize", "7", "mongodb.writeConcern", "majority"));
       assertThat(second.client()).as("collection-level options share the client").isSameAs(first.client());
-      assertThat(SharedClients.openClients()).isEqualTo(1);
+      assertThat(clients.openClients()).isEqualTo(1);
       assertThat(first.facts().kind()).isEqualTo(ServerFacts.Kind.STANDALONE);
       assertThat(first.facts().version()).isEqualTo(new ServerVersion(4, 2, 0));
 
       first.close();
       first.close();  // a second close does not count twice
-      assertThat(SharedClients.openClients()).isEqualTo(1);
+      assertThat(clients.openClients()).isEqualTo(1);
       assertThat(second.client().getDatabase("admin").runCommand(new Document("ping", 1)).get("ok")).isEqualTo(1.0);
 
       second.close();
-      assertThat(SharedClients.openClients()).isZero();
+      assertThat(clients.openClients()).isZero();
       assertThatThrownBy(() -> second.client().getDatabase("admin").runCommand(new Document("ping", 1)))
           .isInstanceOf(IllegalStateException.class);
     }
@@ -41,14 +52,14 @@ class SharedClientsTest {
   @Test
   void clientOptionsOrAnotherUrlMakeAnotherClient() throws Exception {
     try (InProcessMongo a = new InProcessMongo(); InProcessMongo b = new InProcessMongo()) {
-      try (SharedClients.Lease one = SharedClients.acquire(settings(a));
-           SharedClients.Lease other = SharedClients.acquire(settings(b));
-           SharedClients.Lease pool = SharedClients.acquire(settings(a, "mongodb.maxconnections", "5"))) {
+      try (SharedClients.Lease one = clients.acquire(settings(a));
+           SharedClients.Lease other = clients.acquire(settings(b));
+           SharedClients.Lease pool = clients.acquire(settings(a, "mongodb.maxconnections", "5"))) {
         assertThat(other.client()).isNotSameAs(one.client());
         assertThat(pool.client()).isNotSameAs(one.client());
-        assertThat(SharedClients.openClients()).isEqualTo(3);
+        assertThat(clients.openClients()).isEqualTo(3);
       }
-      assertThat(SharedClients.openClients()).isZero();
+      assertThat(clients.openClients()).isZero();
     }
   }
 
@@ -61,29 +72,29 @@ class SharedClientsTest {
     };
     try (InProcessMongo mongo = new InProcessMongo()) {
       Properties p = mongo.properties("clientthreads", "7");
-      try (SharedClients.Lease one = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(anonymous)));
-           SharedClients.Lease same = SharedClients.acquire(MongoSettings.fromProperties(
+      try (SharedClients.Lease one = clients.acquire(MongoSettings.fromProperties(p, List.of(anonymous)));
+           SharedClients.Lease same = clients.acquire(MongoSettings.fromProperties(
                mongo.properties("mongodb.maxconnections", "7", "mongodb.connect.wait.s", "60"), List.of(anonymous)));
-           SharedClients.Lease another = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new CommandListener() {
+           SharedClients.Lease another = clients.acquire(MongoSettings.fromProperties(p, List.of(new CommandListener() {
            })));
-           SharedClients.Lease tally = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))));
-           SharedClients.Lease equalTally = SharedClients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))))) {
+           SharedClients.Lease tally = clients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))));
+           SharedClients.Lease equalTally = clients.acquire(MongoSettings.fromProperties(p, List.of(new Tally("t"))))) {
         assertThat(same.client()).as("the same pool size and listener").isSameAs(one.client());
         assertThat(another.client()).as("another listener object").isNotSameAs(one.client());
         assertThat(equalTally.client()).as("equal listener values").isSameAs(tally.client());
-        assertThat(SharedClients.openClients()).isEqualTo(3);
+        assertThat(clients.openClients()).isEqualTo(3);
       }
-      assertThat(SharedClients.openClients()).isZero();
+      assertThat(clients.openClients()).isZero();
     }
   }
 
   @Test
   void aReleasedUrlOpensAFreshClient() throws Exception {
     try (InProcessMongo mongo = new InProcessMongo()) {
-      SharedClients.Lease first = SharedClients.acquire(settings(mongo));
+      SharedClients.Lease first = clients.acquire(settings(mongo));
       var client = first.client();
       first.close();
-      try (SharedClients.Lease again = SharedClients.acquire(settings(mongo))) {
+      try (SharedClients.Lease again = clients.acquire(settings(mongo))) {
         assertThat(again.client()).isNotSameAs(client);
         assertThat(again.client().getDatabase("admin").runCommand(new Document("ping", 1)).get("ok")).isEqualTo(1.0);
       }

@@ -206,7 +206,7 @@ public final class AsyncSettings {
   }
 
   /**
-   * What identifies one JVM-wide router state: the shared client's connection settings (equal when they make
+   * What identifies one router state of a phase ({@link Routers}): the shared client's connection settings (equal when they make
    * the same client), the routing and, when targeted, its endpoints and refresh.
    */
   record Key(MongoConnectionSettings connection, Routing routing, SortedMap<String, String> endpoints, long refreshSeconds) {

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One router the binding sends requests to: the default ({@code mongodb.url}) or the router next to a
  * shard, with its own reactive streams client (a shard's pinned to its one host) and its counters.
- * Shared by every binding instance of the JVM (through {@link Router}).
+ * Shared by every binding instance of a phase (through {@link Router}).
  *
  * <p>A request the driver never ends (its own callback threw: the driver logs "Callback onResult call
  * produced an error" and neither completes the publisher nor checks the connection back in) holds a

@@ -7,8 +7,8 @@ import org.geoshard.mongodb.CommandCounters;
 import org.geoshard.mongodb.Op;
 
 /**
- * What one endpoint (the default router or a shard's router) was sent, kept JVM-wide so that the
- * topology recorded after a run (by a fresh binding instance) still sees the run's requests: requests
+ * What one endpoint (the default router or a shard's router) was sent, kept for the phase ({@link Routers})
+ * so that the topology recorded after a run (by a fresh binding instance) still sees the run's requests: requests
  * per kind, failed requests, documents written, and the driver's view of the commands on the wire.
  * Lock-free on the hot path.
  */

@@ -30,7 +30,8 @@ import site.ycsb.DBException;
  *
  * <p>YCSB's threads call synchronously: each request subscribes on the calling thread and parks until
  * the driver completes it ({@link Blocking}); no executor in between. One instance per client thread;
- * all instances of a JVM share the clients and the routing tables.
+ * all instances of a phase share the clients and the routing tables ({@link Routers}, in the phase's
+ * context; under plain YCSB the JVM's).
  */
 public final class MongoAsyncBinding extends MongoBinding {
   private static final Logger LOG = LoggerFactory.getLogger(MongoAsyncBinding.class);
@@ -58,7 +59,7 @@ public final class MongoAsyncBinding extends MongoBinding {
 
   @Override
   protected RequestPath connect() throws DBException {
-    router = Router.acquire(settings);
+    router = Routers.in(context()).acquire(settings);
     return new ReactiveRequestPath(router);
   }
 

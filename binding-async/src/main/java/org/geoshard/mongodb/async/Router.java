@@ -2,7 +2,6 @@ package org.geoshard.mongodb.async;
 
 import com.mongodb.MongoException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +32,8 @@ import org.slf4j.LoggerFactory;
 import site.ycsb.DBException;
 
 /**
- * Where each request goes, shared by every binding instance (client thread) of a JVM with the same
- * settings, counted by reference like binding-sync's shared clients: the default router's client,
+ * Where each request goes, shared by every binding instance (client thread) of a phase with the same
+ * settings ({@link Routers}), counted by reference like binding-sync's shared clients: the default router's client,
  * one pinned client per shard router ({@code targeted}), the routing tables by namespace, and the
  * thread that keeps them current.
  *
@@ -53,9 +52,6 @@ import site.ycsb.DBException;
 final class Router {
   static final String DEFAULT = "default";
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
-  private static final Object LOCK = new Object();
-  /** Open routers by {@link AsyncSettings#key()}; guarded by LOCK. */
-  private static final Map<AsyncSettings.Key, Router> OPEN = new HashMap<>();
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   /** One namespace's current table; the binding instances keep a reference and read it per request. */
@@ -76,6 +72,7 @@ final class Router {
     }
   }
 
+  private final Routers registry;
   private final AsyncSettings.Key key;
   final AsyncSettings settings;
   final RoutingStats stats;
@@ -85,10 +82,14 @@ final class Router {
   private final ConfigSource source;
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
   private final ScheduledExecutorService poller;
-  private int references;
+  /** Binding instances holding this router; guarded by the registry. */
+  int references;
+  /** Set by the first of the last release and the phase's end; guarded by this. */
+  private boolean closed;
 
-  private Router(AsyncSettings.Key key, AsyncSettings settings, RoutingStats stats, SharedClients.Lease control,
+  private Router(Routers registry, AsyncSettings.Key key, AsyncSettings settings, RoutingStats stats, SharedClients.Lease control,
       Endpoint defaultEndpoint, Map<String, Endpoint> shardEndpoints, ConfigSource source) {
+    this.registry = registry;
     this.key = key;
     this.settings = settings;
     this.stats = stats;
@@ -108,37 +109,20 @@ final class Router {
     }
   }
 
-  /**
-   * The shared router for {@code settings}, opened on first use: the default router checked through
-   * the sync client, each shard's router pinged.
-   *
-   * @throws DBException one sentence: which router did not answer, where, and what to check
-   */
-  static Router acquire(AsyncSettings settings) throws DBException {
-    return acquire(settings, null);
-  }
-
-  /** As {@link #acquire(AsyncSettings)}, with a catalog source of its own (tests). */
-  static Router acquire(AsyncSettings settings, ConfigSource source) throws DBException {
-    AsyncSettings.Key key = settings.key();
-    synchronized (LOCK) {
-      Router router = OPEN.get(key);
-      if (router == null) {
-        router = open(key, settings, source);
-        OPEN.put(key, router);
-      }
-      router.references++;
-      return router;
+  /** Lets go of one reference; the last one closes the clients and stops the refresh thread. */
+  void release() {
+    if (registry.release(this, key)) {
+      closeNow();
     }
   }
 
-  /** Lets go of one reference; the last one closes the clients and stops the refresh thread. */
-  void release() {
-    synchronized (LOCK) {
-      if (--references > 0) {
+  /** Closes the clients and stops the refresh thread (the last release, or the phase's end); once. */
+  void closeNow() {
+    synchronized (this) {
+      if (closed) {
         return;
       }
-      OPEN.remove(key);
+      closed = true;
     }
     if (poller != null) {
       poller.shutdownNow();
@@ -148,21 +132,11 @@ final class Router {
     control.close();
   }
 
-  /** Open routers (for tests: every instance let go). */
-  static int openRouters() {
-    synchronized (LOCK) {
-      return OPEN.size();
-    }
-  }
-
-  /** The counters of a configuration, if it ever ran in this JVM. */
-  static RoutingStats statsOf(AsyncSettings settings) {
-    return RoutingStats.of(settings.key());
-  }
-
-  private static Router open(AsyncSettings.Key key, AsyncSettings settings, ConfigSource givenSource) throws DBException {
-    SharedClients.Lease control = SharedClients.acquire(settings.mongo());
-    RoutingStats stats = RoutingStats.of(key);
+  /** A new router for {@code settings} (by {@link Routers#acquire}, under its lock). */
+  static Router open(Routers registry, AsyncSettings.Key key, AsyncSettings settings, ConfigSource givenSource)
+      throws DBException {
+    SharedClients.Lease control = registry.clients().acquire(settings.mongo());
+    RoutingStats stats = registry.stats(key);
     List<Endpoint> opened = new ArrayList<>();
     try {
       Endpoint def = Endpoint.open(DEFAULT, control.entry().effectiveUrl, settings.mongo(), false, stats.endpoint(DEFAULT));
@@ -179,7 +153,7 @@ final class Router {
       ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
       LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
           settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
-      return new Router(key, settings, stats, control, def, shards, source);
+      return new Router(registry, key, settings, stats, control, def, shards, source);
     } catch (DBException | RuntimeException e) {
       opened.forEach(Endpoint::close);
       control.close();

@@ -7,13 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The routing's counters for one configuration (URL, routing, endpoints), kept JVM-wide next to the
- * shared clients and never dropped, so that a binding instance made after the run (the harness's
- * topology) reports what the run's threads did: requests per endpoint, requests that fell back to the
- * default router and why, and refreshes of the routing tables.
+ * The routing's counters for one configuration (URL, routing, endpoints), kept for the phase by
+ * {@link Routers} next to the shared clients and never dropped, so that a binding instance made after
+ * the run (the harness's topology) reports what the run's threads did: requests per endpoint, requests
+ * that fell back to the default router and why, and refreshes of the routing tables.
  */
 final class RoutingStats {
-  private static final Map<AsyncSettings.Key, RoutingStats> ALL = new ConcurrentHashMap<>();
 
   /** Why a request went to the default router under targeted routing. */
   enum Fallback {
@@ -42,14 +41,10 @@ final class RoutingStats {
   private final LongAdder pollFailures = new LongAdder();
   private final Map<String, Map<String, Object>> tables = new ConcurrentHashMap<>();
 
-  private RoutingStats() {
+  RoutingStats() {
     for (int i = 0; i < fallbacks.length; i++) {
       fallbacks[i] = new LongAdder();
     }
-  }
-
-  static RoutingStats of(AsyncSettings.Key key) {
-    return ALL.computeIfAbsent(key, k -> new RoutingStats());
   }
 
   EndpointCounters endpoint(String name) {

@@ -47,7 +47,7 @@ class AbandonedRequestTest {
   @AfterEach
   void stop() {
     server.shutdownNow();
-    assertThat(Router.openRouters()).isZero();
+    assertThat(Routers.in(org.geoshard.harness.api.StandaloneRun.context(new Properties())).openRouters()).isZero();
   }
 
   @Test
