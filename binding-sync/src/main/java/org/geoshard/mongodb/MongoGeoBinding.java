@@ -24,7 +24,6 @@ import site.ycsb.DBException;
  */
 public final class MongoGeoBinding extends MongoBinding {
   private static final Logger LOG = LoggerFactory.getLogger(MongoGeoBinding.class);
-  private static final FailureLog FAILURE_LOG = new FailureLog(LOG);
 
   private final List<CommandListener> extraListeners;
   private SharedClients.Lease lease;
@@ -65,9 +64,11 @@ public final class MongoGeoBinding extends MongoBinding {
     }
   }
 
+  /** One per phase, shared by the phase's instances: the rate limit counts the phase's failures. */
   @Override
   protected FailureLog failureLog() {
-    return FAILURE_LOG;
+    return context().shared(FailureLog.class.getName() + "@" + MongoGeoBinding.class.getName(), FailureLog.class,
+        () -> new FailureLog(LOG));
   }
 
   /** The settings in use (after {@link #init()}). */

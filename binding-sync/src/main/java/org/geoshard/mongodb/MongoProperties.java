@@ -20,10 +20,11 @@ public final class MongoProperties implements PropertyCatalog {
    * {@link MongoSettings} and {@link BalancerPolicy} read (YCSB's {@code batchsize} and
    * {@code dotransactions} and the harness's {@code clientthreads} among them), and the {@code mongodb.*}
    * ones of {@link MongoLastLocationSettings} (it also reads the workload's {@code ll.*} names through
-   * {@code LastLocationSettings}: those are the workload's catalog's). Each reader asks for every name even
+   * the contract's {@code LocationStream}: those are the workload's catalog's). Each reader asks for every name even
    * when it is unset (a value read only when given is asked for by {@code isSet} first), so the empty
    * properties are the one case needed; MongoPropertiesTest checks that against every name set. No name is
-   * added by hand. (YCSB's {@code table} and {@code insertstart}, read by the binding itself, are YCSB's.)
+   * added by hand. (YCSB's {@code table} and {@code insertstart} reach the binding in the phase's
+   * {@code DataDeclaration}, made by the harness.)
    */
   @Override
   public Set<String> names() {

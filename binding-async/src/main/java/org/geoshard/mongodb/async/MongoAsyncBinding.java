@@ -35,7 +35,6 @@ import site.ycsb.DBException;
  */
 public final class MongoAsyncBinding extends MongoBinding {
   private static final Logger LOG = LoggerFactory.getLogger(MongoAsyncBinding.class);
-  private static final FailureLog FAILURE_LOG = new FailureLog(LOG);
 
   private final List<CommandListener> extraListeners;
   private AsyncSettings settings;
@@ -76,9 +75,11 @@ public final class MongoAsyncBinding extends MongoBinding {
     }
   }
 
+  /** One per phase, shared by the phase's instances: the rate limit counts the phase's failures. */
   @Override
   protected FailureLog failureLog() {
-    return FAILURE_LOG;
+    return context().shared(FailureLog.class.getName() + "@" + MongoAsyncBinding.class.getName(), FailureLog.class,
+        () -> new FailureLog(LOG));
   }
 
   /** With targeted routing, the router next to each shard is sampled beside those of {@code mongodb.url}. */

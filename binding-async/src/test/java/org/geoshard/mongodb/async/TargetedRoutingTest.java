@@ -285,8 +285,11 @@ class TargetedRoutingTest {
       p.setProperty("results.dir", dir.resolve("run").toString());
       p.setProperty("operationcount", "0");
       p.setProperty("maxexecutiontime", "4");
+      // The stall comes 1.5 s into the measured run, after every router opened (however slow the machine is).
+      java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
       Thread staller = new Thread(() -> {
         try {
+          running.await();
           Thread.sleep(1500);
         } catch (InterruptedException e) {
           return;
@@ -296,7 +299,14 @@ class TargetedRoutingTest {
       staller.start();
       long start = System.nanoTime();
       RunResult run = new Runner(RunSettings.fromProperties(Phase.RUN, p, "stall"), p,
-          new Binding("mongodb-async", MongoAsyncBinding.class), dir).execute();
+          new Binding("mongodb-async", MongoAsyncBinding.class), dir)
+          .addStageListener(new org.geoshard.harness.observe.StageListener() {
+            @Override
+            public void started(org.geoshard.harness.observe.Stage stage) {
+              running.countDown();
+            }
+          }).execute();
+      staller.interrupt();
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4 + 30));
       long errors = run.perOperation().get("READ").errors();
       assertThat(errors).as("stalled reads").isGreaterThanOrEqualTo(3);
