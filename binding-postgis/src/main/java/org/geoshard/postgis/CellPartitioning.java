@@ -13,8 +13,6 @@ import java.util.Properties;
 import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellRanges;
-import org.geoshard.geo.cells.CellSettings;
-import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.geo.contract.RestaurantCells;
@@ -53,7 +51,7 @@ record CellPartitioning(int partitions, CellGrid grid, boolean covering) {
     }
     in.throwIfProblems();
     // geo.cells.* are the geo workload's properties: its catalog reports their problems.
-    CellSettings cells = CellSettings.fromProperties(properties);
+    RestaurantCells cells = RestaurantCells.fromProperties(properties);
     return new CellPartitioning(n, cells.grid(), cells.covering());
   }
 
@@ -115,7 +113,7 @@ record CellPartitioning(int partitions, CellGrid grid, boolean covering) {
    * The ranges of the partitions, from the restaurants per cell the geo contract counts in the dataset
    * the properties describe (every restaurant generated once: about a second per million).
    */
-  CellRanges ranges(Properties properties) throws ConfigException, CityFileException {
+  CellRanges ranges(Properties properties) throws ConfigException {
     CellCounts counts = RestaurantCells.counted(properties, grid);
     try {
       return CellRanges.balanced(counts, partitions);

@@ -11,8 +11,6 @@ import org.bson.Document;
 import org.bson.types.MinKey;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellRanges;
-import org.geoshard.geo.cells.CellSettings;
-import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.RestaurantCells;
 import org.geoshard.geo.contract.Restaurant;
@@ -49,7 +47,7 @@ public final class CellKeyPlan {
     if (key == null || !key.parts().get(0).field().equals(FIELD)) {
       return INACTIVE;
     }
-    CellSettings cells = CellSettings.fromProperties(properties);
+    RestaurantCells cells = RestaurantCells.fromProperties(properties);
     return new CellKeyPlan(key, cells.grid(), cells.covering());
   }
 
@@ -183,7 +181,7 @@ public final class CellKeyPlan {
   private CellRanges ranges(Properties properties, int shards) throws MongoStartException {
     try {
       return CellRanges.balanced(RestaurantCells.counted(properties, grid), shards);
-    } catch (ConfigException | CityFileException | IllegalArgumentException e) {
+    } catch (ConfigException | IllegalArgumentException e) {
       throw new MongoStartException("Could not split the cell key's range: " + e.getMessage());
     }
   }

@@ -5,25 +5,39 @@ import org.geoshard.geo.GeoSettings;
 import org.geoshard.geo.GeoWorkload;
 import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
+import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.harness.config.ConfigException;
 
 /**
- * How the restaurants a run's {@code geo.*} properties describe fall on a cell grid: what a binding
- * needs to cut a cell-keyed collection or table into balanced ranges before the load. Read by the
- * contract, so a binding never builds the workload's dataset or reads its settings itself.
+ * The cell each restaurant is stored with, as a binding that keys or partitions by it needs to know:
+ * the grid of the storage level ({@code geo.cells.level}) and whether near queries carry the covering
+ * of their cap ({@code geo.cells.covering}); and how the restaurants fall on a grid, to cut the key into
+ * balanced ranges before the load. Read by the contract from the run's {@code geo.*} properties, so a
+ * binding never reads the workload's settings or builds its dataset itself.
  */
-public final class RestaurantCells {
-  private RestaurantCells() {
+public record RestaurantCells(CellGrid grid, boolean covering) {
+  /**
+   * The cells the properties describe.
+   *
+   * @throws ConfigException naming every {@code geo.cells.*} property at fault
+   */
+  public static RestaurantCells fromProperties(Properties properties) throws ConfigException {
+    CellSettings cells = CellSettings.fromProperties(properties);
+    return new RestaurantCells(cells.grid(), cells.covering());
   }
 
   /**
    * The restaurants per cell of the grid (every restaurant generated once: about a second per million).
    *
-   * @throws ConfigException naming the {@code geo.*} property at fault
-   * @throws CityFileException when the cities file cannot be read
+   * @throws ConfigException naming the {@code geo.*} property at fault, or saying why the cities file
+   *     could not be read
    */
-  public static CellCounts counted(Properties properties, CellGrid grid) throws ConfigException, CityFileException {
-    return CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid);
+  public static CellCounts counted(Properties properties, CellGrid grid) throws ConfigException {
+    try {
+      return CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid);
+    } catch (CityFileException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 }

@@ -24,6 +24,30 @@ class RestaurantCellsTest {
   }
 
   @Test
+  void readsTheStorageGridAndTheCoveringFromTheCellProperties() throws Exception {
+    Properties p = new Properties();
+    RestaurantCells defaults = RestaurantCells.fromProperties(p);
+    assertThat(defaults.grid().level()).isEqualTo(7);
+    assertThat(defaults.covering()).isTrue();
+    p.setProperty("geo.cells.level", "9");
+    p.setProperty("geo.cells.covering", "false");
+    RestaurantCells given = RestaurantCells.fromProperties(p);
+    assertThat(given.grid().level()).isEqualTo(9);
+    assertThat(given.covering()).isFalse();
+    p.setProperty("geo.cells.level", "99");
+    assertThatThrownBy(() -> RestaurantCells.fromProperties(p)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("geo.cells.level");
+  }
+
+  @Test
+  void aMissingCitiesFileIsARefusedProperty() {
+    Properties p = new Properties();
+    p.setProperty(GeoSettings.CITIES, "/no/such/cities.txt");
+    assertThatThrownBy(() -> RestaurantCells.counted(p, new CellGrid(4))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("/no/such/cities.txt");
+  }
+
+  @Test
   void aRefusedPropertyIsNamed() {
     Properties p = new Properties();
     p.setProperty(GeoSettings.SCALE, "-1");
