@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The harness's {@link RunContext}: one object per key, made once, closed with the context (latest
- * first). Thread-safe; a {@code create} runs under the context's lock, so it must not ask the context
- * for another key of a context it does not own (it may: the lock is re-entrant).
+ * first). Thread-safe. A {@code create} runs under the context's lock: it may ask the same context for
+ * another key (the lock is re-entrant), and must not wait for another thread that asks it.
  */
 public final class SharedObjects implements RunContext, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedObjects.class);
