@@ -55,16 +55,16 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
           + " LastKnownLocation), but is '" + org.geoshard.harness.api.Secrets.maskText(lklUrl) + "'.");
     }
     problems.forEach(in::problem);
-    LocationStream workload;
+    LocationStream stream;
     try {
-      workload = LocationStream.fromProperties(properties);
+      stream = LocationStream.fromProperties(properties);
     } catch (ConfigException e) {
       e.problems().forEach(in::problem);
-      workload = null;
+      stream = null;
     }
     in.throwIfProblems();
-    return new MongoLastLocationSettings(history, lkl, historyKey, lklKey, workload.historyBatchSize(),
-        workload.historySplit(), lklUrl, workload.nearQueries(), workload.keepsLastKnownLocation());
+    return new MongoLastLocationSettings(history, lkl, historyKey, lklKey, stream.historyBatchSize(),
+        stream.historySplit(), lklUrl, stream.nearQueries(), stream.keepsLastKnownLocation());
   }
 
   /**
