@@ -85,8 +85,8 @@ public final class PrepareCommand implements Callable<Integer> {
       try {
         // the load's settings: preparation prepares what the load fills, with the same properties
         settings = RunSettings.fromProperties(Phase.LOAD, properties, PropertySources.defaultLabel(files));
-        data = WorkloadLoader.declaredData(settings.workloadClass());
         declaration = WorkloadLoader.declaration(properties);
+        data = declaration.roles();
       } catch (ConfigException e) {
         problems.addAll(e.problems());
       }

@@ -3,9 +3,7 @@ package org.geoshard.harness.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import org.geoshard.harness.api.DataDeclaration;
-import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.config.PropertyReader;
@@ -21,20 +19,9 @@ public final class WorkloadLoader {
   }
 
   /**
-   * The data a workload class declares ({@link DeclaresData}), from an instance that is not
-   * initialised: what {@code bin/ycsb prepare} prepares, without loading a workload.
-   */
-  public static Set<DataRole> declaredData(String className) throws ConfigException {
-    Class<? extends Workload> type = workloadClass(className);
-    if (!DeclaresData.class.isAssignableFrom(type)) {
-      return DeclaresData.of(null);
-    }
-    return DeclaresData.of(instance(type, className));
-  }
-
-  /**
    * The declaration of the workload the properties name ({@code workload}), from an instance that is
-   * not initialised; YCSB's key-value records when none is named.
+   * not initialised (what {@code bin/ycsb prepare} prepares, without loading a workload); YCSB's
+   * key-value records when none is named.
    */
   public static DataDeclaration declaration(Properties properties) throws ConfigException {
     String className = properties.getProperty(RunSettings.WORKLOAD);
