@@ -16,6 +16,10 @@ description:
   - For a hashed key on an empty collection, servers before 7.3 are asked for
     C(chunks_per_shard) chunks per shard (C(numInitialChunks)); 7.3 and later ignore that
     option and create one chunk per shard themselves.
+  - The database is enabled for sharding first (C(enableSharding)): before feature
+    compatibility version 6.0 (so on 4.4 and 5.0) C(shardCollection) refuses a database
+    without it; from 6.0 on it only creates the database.
+  - Servers before 4.4.2 have no C(hello) command; the router check then asks C(isMaster).
   - Passwords are taken as parameters marked no_log, never from or onto a command line.
 options:
   login_host:
@@ -103,7 +107,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 PYMONGO_IMPORT_ERROR = None
 try:
     from pymongo import MongoClient
-    from pymongo.errors import PyMongoError
+    from pymongo.errors import OperationFailure, PyMongoError
 except ImportError:
     PYMONGO_IMPORT_ERROR = traceback.format_exc()
 
@@ -136,6 +140,58 @@ def chunks_by_shard(client, entry):
     return counts
 
 
+COMMAND_NOT_FOUND = 59
+ALREADY_INITIALIZED = 23
+
+
+def is_router(client, command_error):
+    """Whether the server is a mongos: hello, or isMaster on servers before 4.4.2."""
+    try:
+        reply = client.admin.command("hello")
+    except command_error as error:
+        if getattr(error, "code", None) != COMMAND_NOT_FOUND:
+            raise
+        reply = client.admin.command("isMaster")
+    return reply.get("msg") == "isdbgrid"
+
+
+def shard_commands(version, namespace, key, unique, shard_count, chunks_per_shard):
+    """The commands that shard an empty collection on a server of this version, in order."""
+    command = {"shardCollection": namespace, "key": key, "unique": unique}
+    if "hashed" in key.values() and tuple(version[:2]) < (7, 3):
+        command["numInitialChunks"] = max(1, shard_count * chunks_per_shard)
+    return [{"enableSharding": namespace.split(".", 1)[0]}, command]
+
+
+def ensure_sharded(client, command_error, namespace, key, unique, chunks_per_shard, check_mode):
+    """Shards the collection unless it is; returns the module's result (changed, chunks...)."""
+    result = dict(changed=False, namespace=namespace, already_sharded=False)
+    version = client.admin.command("buildInfo")["versionArray"]
+    result["server_version"] = ".".join(str(part) for part in version[:3])
+    entry = sharded_entry(client, namespace)
+    if entry is not None:
+        result["already_sharded"] = True
+        existing = normalise_key(dict(entry["key"]))
+        if existing != key:
+            raise ValueError("%s is already sharded with key %s, not %s; resharding is not done by this module"
+                             % (namespace, existing, key))
+        result["chunks_by_shard"] = chunks_by_shard(client, entry)
+        return result
+    result["changed"] = True
+    if check_mode:
+        return result
+    shard_count = len(client.admin.command("listShards")["shards"])
+    for command in shard_commands(version, namespace, key, unique, shard_count, chunks_per_shard):
+        try:
+            client.admin.command(command)
+        except command_error as error:
+            # A database enabled before (4.4 and 5.0 may say so rather than succeed) is what we want.
+            if "enableSharding" not in command or getattr(error, "code", None) != ALREADY_INITIALIZED:
+                raise
+    result["chunks_by_shard"] = chunks_by_shard(client, sharded_entry(client, namespace))
+    return result
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -161,7 +217,6 @@ def main():
     if namespace.count(".") < 1 or namespace.startswith(".") or namespace.endswith("."):
         module.fail_json(msg="namespace must be 'database.collection', got %r" % namespace)
     key = normalise_key(params["key"])
-    hashed = "hashed" in key.values()
     result = dict(changed=False, namespace=namespace, already_sharded=False)
 
     try:
@@ -175,35 +230,12 @@ def main():
             serverSelectionTimeoutMS=params["timeout_ms"],
             **(dict(tls=True, tlsCAFile=params["tls_ca_file"]) if params["tls_ca_file"] else {})
         )
-        hello = client.admin.command("hello")
-        if hello.get("msg") != "isdbgrid":
+        if not is_router(client, OperationFailure):
             module.fail_json(msg="%s:%s is not a mongos" % (params["login_host"], params["login_port"]), **result)
-        version = client.admin.command("buildInfo")["versionArray"]
-        result["server_version"] = ".".join(str(part) for part in version[:3])
-
-        entry = sharded_entry(client, namespace)
-        if entry is not None:
-            result["already_sharded"] = True
-            existing = normalise_key(dict(entry["key"]))
-            if existing != key:
-                module.fail_json(
-                    msg="%s is already sharded with key %s, not %s; resharding is not done by this module"
-                    % (namespace, existing, key),
-                    **result
-                )
-            result["chunks_by_shard"] = chunks_by_shard(client, entry)
-            module.exit_json(**result)
-
-        result["changed"] = True
-        if module.check_mode:
-            module.exit_json(**result)
-
-        command = {"shardCollection": namespace, "key": key, "unique": params["unique"]}
-        if hashed and tuple(version[:2]) < (7, 3):
-            shards = client.admin.command("listShards")["shards"]
-            command["numInitialChunks"] = max(1, len(shards) * params["chunks_per_shard"])
-        client.admin.command(command)
-        result["chunks_by_shard"] = chunks_by_shard(client, sharded_entry(client, namespace))
+        result = ensure_sharded(client, OperationFailure, namespace, key, params["unique"],
+                                params["chunks_per_shard"], module.check_mode)
+    except ValueError as error:
+        module.fail_json(msg=str(error), **result)
     except PyMongoError as error:
         module.fail_json(msg="MongoDB error while sharding %s: %s" % (namespace, error), **result)
     module.exit_json(**result)

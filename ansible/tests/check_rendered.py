@@ -22,7 +22,25 @@ import expected
 KEYFILE = "/etc/mongodb/geoshard.key"
 PRIVATE = [ipaddress.ip_network(n) for n in ("127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10")]
 
+# The configuration file options of MongoDB 4.4 that the roles may write (its manual's
+# "Configuration File Options"; setParameter names are checked by the server at start).
+OPTIONS_4_4 = [r"storage\.dbPath", r"storage\.wiredTiger\.engineConfig\.cacheSizeGB",
+               r"systemLog\.(destination|path|logAppend|logRotate)", r"net\.(port|bindIp)",
+               r"net\.tls\.(mode|certificateKeyFile|CAFile|allowConnectionsWithoutCertificates)",
+               r"processManagement\.timeZoneInfo", r"security\.(authorization|keyFile)",
+               r"replication\.(replSetName|oplogSizeMB)", r"sharding\.(clusterRole|configDB)", r"setParameter\..+"]
+
 results = []
+
+
+def option_paths(conf, prefix=""):
+    for name, value in conf.items():
+        if isinstance(value, dict) and name != "setParameter":
+            yield from option_paths(value, prefix + name + ".")
+        elif isinstance(value, dict):
+            yield from (prefix + name + "." + parameter for parameter in value)
+        else:
+            yield prefix + name
 
 
 def check(label, ok, detail=""):
@@ -59,6 +77,12 @@ def main():
     tag = "%s/%s" % (kind, scenario)
     cfg_hosts = sorted(groups["geoshard_configsvr"])
 
+    def seen(host):
+        return json.loads(read(os.path.join(render_dir, host, "seen.json")))
+
+    def version(host):
+        return tuple(int(part) for part in seen(host)["mongodb_version"].split("."))
+
     def check_unit(host, unit_name, conf_path, binary):
         root = os.path.join(render_dir, host)
         unit_path = os.path.join(root, "etc/systemd/system", unit_name)
@@ -72,13 +96,23 @@ def main():
         if not exec_start or not exec_start.group(1).endswith(want_exec):
             problems.append("ExecStart %r does not end with %r" % (exec_start and exec_start.group(1), want_exec))
         for line in ("LimitNOFILE=64000", "LimitNPROC=64000", "LimitMEMLOCK=infinity", "Restart=on-failure",
-                     'Environment="GLIBC_TUNABLES=glibc.pthread.rseq=0"', "geoshard-benchmark-id: render",
-                     "WantedBy=multi-user.target"):
+                     "geoshard-benchmark-id: render", "WantedBy=multi-user.target"):
             if line not in unit:
                 problems.append("missing " + line)
+        # 8.0's TCMalloc needs rseq off; before 8.0 the allocator is another and the line is not set.
+        allocator = 'Environment="GLIBC_TUNABLES=glibc.pthread.rseq=0"'
+        if (allocator in unit) != (version(host) >= (8, 0)):
+            problems.append("%s is %s for MongoDB %s" % (allocator, "set" if allocator in unit else "missing",
+                                                          seen(host)["mongodb_version"]))
         if not re.search(r"^After=.*geoshard-thp\.service", unit, re.M):
             problems.append("not ordered after geoshard-thp.service")
-        check("%s %s: unit %s (ExecStart, limits, THP ordering, 8.0 allocator)" % (tag, host, unit_name), not problems, problems)
+        check("%s %s: unit %s (ExecStart, limits, THP ordering, allocator of MongoDB %s)"
+              % (tag, host, unit_name, seen(host)["mongodb_version"]), not problems, problems)
+
+    def check_options(host, name, conf):
+        """Every option is one that the oldest series these roles install (4.4) accepts."""
+        unknown = sorted(path for path in option_paths(conf) if not any(re.fullmatch(o, path) for o in OPTIONS_4_4))
+        check("%s %s: %s has only options MongoDB 4.4 accepts" % (tag, host, name), not unknown, unknown)
 
     def check_mongod(host, instance, port, role, replset, keyfile):
         root = os.path.join(render_dir, host)
@@ -104,6 +138,7 @@ def main():
             problems.append("dbPath %s" % conf["storage"]["dbPath"])
         check("%s %s: mongod-%s.conf port %d, role %s, replica set %s, bindIp, keyfile %s" % (
             tag, host, instance, port, role or "none", replset or "none", keyfile or "none"), not problems, problems)
+        check_options(host, "mongod-%s.conf" % instance, conf)
         check_unit(host, "mongod-%s.service" % instance, conf_path, "/usr/bin/mongod")
         record = json.loads(read(os.path.join(root, "etc/geoshard/instances/mongod-%s.json" % instance)))
         check("%s %s: instance record of mongod-%s for teardown" % (tag, host, instance),
@@ -132,15 +167,13 @@ def main():
         if conf["security"] != {"keyFile": KEYFILE}:
             problems.append("security %s (mongos takes only the keyfile)" % conf["security"])
         check("%s %s: mongos.conf port 27017, configDB %s, bindIp, keyfile" % (tag, host, want_configdb), not problems, problems)
+        check_options(host, "mongos.conf", conf)
         check_unit(host, "mongos.service", conf_path, "/usr/bin/mongos")
 
     # Replica set members (first one preferred as primary) and what the cluster
     # initialisation will add, as the roles computed them.
     def members(hosts, port):
         return [{"host": "%s:%d" % (addr(h), port), "priority": 2 if n == 0 else 1} for n, h in enumerate(hosts)]
-
-    def seen(host):
-        return json.loads(read(os.path.join(render_dir, host, "seen.json")))
 
     for host in cfg_hosts:
         check("%s %s: config server replica set members %s" % (tag, host, ",".join(addr(h) for h in cfg_hosts)),

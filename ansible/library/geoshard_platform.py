@@ -1,0 +1,178 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Part of the geoshard project (ansible/library): used by the mongodb_install role.
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: geoshard_platform
+short_description: Refuse a host that cannot run a MongoDB release series, before anything is installed
+description:
+  - Reads the host's CPU flags from C(cpuinfo) and compares them, and the host's distribution,
+    release and architecture, with C(platforms) and C(cpu_rules) (the role's data).
+  - A host that cannot run C(series) fails with one sentence that names why (the CPU feature
+    it lacks, or the missing packages) and which of the series in C(platforms) would run there.
+  - Changes nothing; supports check mode.
+options:
+  series:
+    description: The MongoDB release series to install, for example C(8.0) or C(4.4).
+    type: str
+    required: true
+  platforms:
+    description:
+      - "Packages per series: C({series: {distribution: {release: [architecture, ...]}}}), the
+        distribution in lower case (C(ubuntu), C(debian)) and the release as the role compares it
+        (C(20.04) for Ubuntu, the major version C(12) for Debian)."
+    type: dict
+    required: true
+  cpu_rules:
+    description:
+      - "CPU features a series needs: a list of C({architecture, since, flags, name}); every
+        flag must be among the host's flags for series C(since) and later."
+    type: list
+    elements: dict
+    required: true
+  distribution:
+    description: The host's distribution (C(ansible_facts.distribution)).
+    type: str
+    required: true
+  release:
+    description: The host's release, as in C(platforms).
+    type: str
+    required: true
+  architecture:
+    description: The host's architecture (C(ansible_facts.architecture)).
+    type: str
+    required: true
+  cpuinfo:
+    description: Where the CPU flags are read (a copy of a C(/proc/cpuinfo) in tests).
+    type: path
+    default: /proc/cpuinfo
+  host:
+    description: The host's name in the refusal (C(inventory_hostname)).
+    type: str
+    default: This host
+requirements: []
+author:
+  - geoshard
+"""
+
+EXAMPLES = r"""
+- name: Check that this host can run MongoDB 4.4
+  geoshard_platform:
+    series: "4.4"
+    platforms: "{{ __mongodb_install_platforms }}"
+    cpu_rules: "{{ __mongodb_install_cpu_rules }}"
+    distribution: "{{ ansible_facts.distribution }}"
+    release: "{{ ansible_facts.distribution_version }}"
+    architecture: "{{ ansible_facts.architecture }}"
+"""
+
+RETURN = r"""
+cpu:
+  description: The CPU's model as /proc/cpuinfo names it.
+  returned: always
+  type: str
+runs_here:
+  description: The series of C(platforms) that would run on this host, oldest first.
+  returned: always
+  type: list
+  elements: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+
+def series_key(series):
+    return tuple(int(part) for part in str(series).split("."))
+
+
+def read_cpu(text):
+    """(model, flags) of the first processor in a /proc/cpuinfo text: x86 'flags', arm 'Features'."""
+    model, flags = "", None
+    for line in text.splitlines():
+        name, _, value = line.partition(":")
+        name = name.strip().lower()
+        if name == "model name" and not model:
+            model = value.strip()
+        elif name == "cpu part" and not model:
+            model = "ARM part " + value.strip()
+        elif name in ("flags", "features") and flags is None:
+            flags = set(value.split())
+    return model or "unknown model", flags or set()
+
+
+def lacking(series, architecture, flags, cpu_rules):
+    """The first CPU rule that the host does not meet for the series, or None."""
+    for rule in cpu_rules:
+        if rule["architecture"] == architecture and series_key(series) >= series_key(rule["since"]):
+            if not set(rule["flags"]) <= flags:
+                return rule
+    return None
+
+
+def packaged(series, distribution, release, architecture, platforms):
+    return architecture in platforms.get(str(series), {}).get(distribution.lower(), {}).get(str(release), [])
+
+
+def verdict(series, platforms, cpu_rules, distribution, release, architecture, cpu_text, host="This host"):
+    """(sentence or None, cpu model, series that would run here)."""
+    model, flags = read_cpu(cpu_text)
+
+    def runs(candidate):
+        return packaged(candidate, distribution, release, architecture, platforms) \
+            and lacking(candidate, architecture, flags, cpu_rules) is None
+
+    runs_here = sorted((s for s in platforms if runs(s)), key=series_key)
+    if runs(series):
+        return None, model, runs_here
+    where = "%s %s (%s)" % (distribution, release, architecture)
+    if str(series) not in platforms:
+        why = "these roles know no MongoDB %s (they know %s)" % (
+            series, ", ".join(sorted(platforms, key=series_key)))
+    elif not packaged(series, distribution, release, architecture, platforms):
+        why = "MongoDB publishes no %s packages for %s" % (series, where)
+    else:
+        rule = lacking(series, architecture, flags, cpu_rules)
+        why = "its CPU (%s) lacks %s (flags %s), which MongoDB %s and later need on %s" % (
+            model, rule["name"], ", ".join(sorted(set(rule["flags"]) - flags)), rule["since"], architecture)
+    if runs_here:
+        instead = "MongoDB %s would run here" % " or ".join(runs_here)
+    else:
+        instead = "none of the series these roles install (%s) would run here" % ", ".join(
+            sorted(platforms, key=series_key))
+    return "%s cannot run MongoDB %s: %s; %s." % (host, series, why, instead), model, runs_here
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            series=dict(type="str", required=True),
+            platforms=dict(type="dict", required=True),
+            cpu_rules=dict(type="list", elements="dict", required=True),
+            distribution=dict(type="str", required=True),
+            release=dict(type="str", required=True),
+            architecture=dict(type="str", required=True),
+            cpuinfo=dict(type="path", default="/proc/cpuinfo"),
+            host=dict(type="str", default="This host"),
+        ),
+        supports_check_mode=True,
+    )
+    params = module.params
+    try:
+        with open(params["cpuinfo"], encoding="utf-8", errors="replace") as cpuinfo:
+            cpu_text = cpuinfo.read()
+    except OSError as error:
+        module.fail_json(msg="cannot read the CPU flags from %s: %s" % (params["cpuinfo"], error))
+    sentence, model, runs_here = verdict(
+        params["series"], params["platforms"], params["cpu_rules"], params["distribution"],
+        params["release"], params["architecture"], cpu_text, params["host"])
+    if sentence:
+        module.fail_json(msg=sentence, cpu=model, runs_here=runs_here)
+    module.exit_json(changed=False, cpu=model, runs_here=runs_here)
+
+
+if __name__ == "__main__":
+    main()
