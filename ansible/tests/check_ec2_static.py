@@ -88,7 +88,8 @@ def cloud_init():
         for task in play.get("tasks", []):
             argv = (task.get("ansible.builtin.command") or {}).get("argv", []) if isinstance(
                 task.get("ansible.builtin.command"), dict) else []
-            if argv[:1] == ["timeout"] and argv[2:] == ["cloud-init", "status", "--wait"] and task["name"].endswith("timeout in seconds {{ geoshard_cloud_init_timeout_s }}"):
+            named = task["name"].endswith("timeout in seconds {{ geoshard_cloud_init_timeout_s }}")
+            if argv[:1] == ["timeout"] and argv[2:] == ["cloud-init", "status", "--wait"] and named:
                 waits.append(task["name"])
     check("provision-ec2.yml waits for cloud-init on the new instances, with a timeout it names", bool(waits),
           "no task of a play on the pools after the provisioning runs [timeout, N, cloud-init, status, --wait]")
