@@ -5,8 +5,9 @@ usage: check_rendered.py RENDER_DIR INVENTORY_JSON KIND SCENARIO ADMIN_PASSWORD 
   INVENTORY_JSON: `ansible-inventory --list` of the same inventory and scenario (addresses).
 Expectations come from the rules, not from the roles' own variables: MongoDB's default port
 of each cluster role, replica set names cfgrs and shard<NN>, bindIp = loopback + private
-address, keyfile /etc/mongodb/geoshard.key, members and clients on the public address only
-when an EC2 layout spans regions. Prints one PASS/FAIL line per check.
+address, keyfile /etc/mongodb/geoshard.key, members, shards and clients on the public DNS
+name (never an IP address) when an EC2 layout spans regions, the data disk of EC2 data hosts
+by its EBS volume id. Prints one PASS/FAIL line per check.
 """
 import ipaddress
 import json
@@ -67,7 +68,14 @@ def main():
 
     def addr(host):
         hv = hostvars[host]
-        return hv["geoshard_public_ip"] if cross_region else hv["geoshard_private_ip"]
+        return hv["geoshard_public_dns"] if cross_region else hv["geoshard_private_ip"]
+
+    def is_ip(text):
+        try:
+            ipaddress.ip_address(text)
+            return True
+        except ValueError:
+            return False
 
     def bind_ok(host, bind_ip):
         parts = bind_ip.split(",")
@@ -75,6 +83,10 @@ def main():
         return parts == ["127.0.0.1", hostvars[host]["geoshard_private_ip"]] and private
 
     tag = "%s/%s" % (kind, scenario)
+    if cross_region:
+        named = {h: addr(h) for h in hostvars if h != "localhost"}
+        check("%s: members, shards and clients reach each host by its public DNS name across regions" % tag,
+              all(n and not is_ip(n) for n in named.values()), named)
     cfg_hosts = sorted(groups["geoshard_configsvr"])
 
     def seen(host):
@@ -193,6 +205,16 @@ def main():
               first["mongodb_cluster_shards"] == want, first["mongodb_cluster_shards"])
         check("%s: a collection is sharded before the load" % tag,
               len(first["cluster_collections"]) > 0 and all("key" in c for c in first["cluster_collections"]), first)
+
+    # EC2: the data volume is found by its EBS id (NVMe serial), only on hosts that hold data.
+    if kind.startswith("ec2"):
+        for host in sorted(set().union(*groups.values())):
+            hv = hostvars[host]
+            holds_data = any(host in groups[g] for g in ("geoshard_standalone", "geoshard_configsvr", "geoshard_shardsvr"))
+            volume = hv.get("geoshard_data_volume_id", "") if holds_data else ""
+            want = "/dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_" + volume.replace("-", "") if volume else ""
+            got = seen(host).get("data_disk")
+            check("%s %s: data disk %s" % (tag, host, want or "none"), got == want and bool(volume) == holds_data, got)
 
     # The client's connection file.
     for host in groups["geoshard_clients"]:

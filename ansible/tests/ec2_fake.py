@@ -11,6 +11,9 @@
       after the termination of the group's instances); writes its port to PORT_FILE and, per
       group, the refusals and the deletion to PORT_FILE.calls
   ec2_fake.py refused PORT_FILE REFUSALS ID  every group of ID was refused REFUSALS times, then deleted
+  ec2_fake.py disks ID INVENTORY_JSON    the dynamic inventory's geoshard_data_volume_id is each host's /dev/sdf volume
+  ec2_fake.py plant-expiry AMI           two instances of other deployments, one past its geoshard_expires_at
+  ec2_fake.py reaped                     the one past its expiry is terminated, the other still runs
 Prints PASS/FAIL lines (verify, gone, refused).
 """
 import base64
@@ -31,6 +34,10 @@ MONGO_PORTS = {27017, 27018, 27019}
 NODE_EXPORTER_PORT = 9100
 OPEN_PORTS = MONGO_PORTS | {NODE_EXPORTER_PORT}
 DECOY = "decoy"
+# Pools whose instances hold data (standalone, config and shard servers): only they get /dev/sdf.
+DATA_POOLS = {"config", "shard"}
+# Two other deployments, tagged as provision-ec2.yml tags, one past its expiry (planted).
+EXPIRED, UNEXPIRED = "expired-long-ago", "expires-later"
 
 
 def ec2(region):
@@ -124,10 +131,26 @@ def verify(benchmark_id, admin_cidr):
                 ttl.append("%s shuts down to %s" % (instance["InstanceId"], behaviour))
             if not expires or not epoch or "poweroff" not in script or "bootcmd" not in script:
                 ttl.append("%s: tag geoshard_expires_at=%r, boot timer %r" % (instance["InstanceId"], expires, epoch))
+    placed = []
+    for region, found in nodes.items():
+        for instance in found:
+            tags = {t["Key"]: t["Value"] for t in instance.get("Tags", [])}
+            devices = {b["DeviceName"] for b in instance.get("BlockDeviceMappings", [])}
+            zone, kind = instance["Placement"]["AvailabilityZone"], instance["InstanceType"]
+            if ("/dev/sdf" in devices) != (tags.get("geoshard_pool") in DATA_POOLS):
+                placed.append("%s (%s) has devices %s" % (tags.get("Name"), tags.get("geoshard_pool"), sorted(devices)))
+            if not ec2(region).describe_instance_type_offerings(LocationType="availability-zone", Filters=[
+                    {"Name": "location", "Values": [zone]}, {"Name": "instance-type", "Values": [kind]}])["InstanceTypeOfferings"]:
+                placed.append("%s: %s is not offered in %s" % (tags.get("Name"), kind, zone))
+            if not instance.get("PublicDnsName"):
+                placed.append("%s has no public DNS name" % tags.get("Name"))
+    ok_placed = not placed and any(nodes.values())
+    print(("PASS " if ok_placed else "FAIL ") + "EC2 %s: a data volume on the config and shard hosts only, every instance "
+          "in a zone that offers its type, with a public DNS name" % benchmark_id + ("" if ok_placed else "\n    %s" % placed))
     ok_ttl = not ttl and any(nodes.values())
     print(("PASS " if ok_ttl else "FAIL ") + "EC2 %s: every instance terminates itself when it shuts down, has a power-off "
           "timer set at every boot and a geoshard_expires_at tag" % benchmark_id + ("" if ok_ttl else "\n    %s" % ttl))
-    return 0 if ok and ok_ttl else 1
+    return 0 if ok and ok_ttl and ok_placed else 1
 
 
 def gone(benchmark_id, alive):
@@ -198,6 +221,45 @@ def refused(port_file, refusals, benchmark_id):
     return 0 if ok else 1
 
 
+def disks(benchmark_id, inventory_json):
+    hostvars = json.load(open(inventory_json))["_meta"]["hostvars"]
+
+    def plain(value):  # ansible-inventory --list wraps values from the plugin as {"__ansible_unsafe": ...}
+        return value.get("__ansible_unsafe") if isinstance(value, dict) else value
+
+    wrong = {}
+    for region in REGIONS:
+        for instance in instances(benchmark_id, region):
+            name = {t["Key"]: t["Value"] for t in instance["Tags"]}["Name"]
+            volume = {b["DeviceName"]: b["Ebs"]["VolumeId"] for b in instance["BlockDeviceMappings"]}.get("/dev/sdf", "")
+            got = plain(hostvars.get(name, {}).get("geoshard_data_volume_id"))
+            if got != volume:
+                wrong[name] = (got, volume)
+    ok = not wrong and bool(hostvars)
+    print(("PASS " if ok else "FAIL ") + "the dynamic inventory gives each host of %s the id of its /dev/sdf volume "
+          "(geoshard_data_volume_id)" % benchmark_id + ("" if ok else "\n    %s" % wrong))
+    return 0 if ok else 1
+
+
+def plant_expiry(ami):
+    for benchmark_id, expires in ((EXPIRED, "2020-01-01T00:00:00Z"), (UNEXPIRED, "2999-01-01T00:00:00Z")):
+        if not instances(benchmark_id, "eu-west-1"):
+            ec2("eu-west-1").run_instances(
+                ImageId=ami, MinCount=1, MaxCount=1, InstanceType="t3.micro",
+                TagSpecifications=[{"ResourceType": "instance", "Tags": [
+                    {"Key": "Name", "Value": benchmark_id + "-shard1"}, {"Key": "geoshard_benchmark_id", "Value": benchmark_id},
+                    {"Key": "geoshard_pool", "Value": "shard"}, {"Key": "geoshard_expires_at", "Value": expires}]}])
+    return 0
+
+
+def reaped():
+    left = {b: len(instances(b, "eu-west-1")) for b in (EXPIRED, UNEXPIRED)}
+    ok = left == {EXPIRED: 0, UNEXPIRED: 1}
+    print(("PASS " if ok else "FAIL ") + "provision-ec2.yml terminated the instance of another deployment past its "
+          "geoshard_expires_at and left the one not yet expired (running: %s)" % left)
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "prepare":
@@ -209,6 +271,12 @@ if __name__ == "__main__":
         sys.exit(gone(sys.argv[2], sys.argv[3:]))
     if command == "flaky-proxy":
         flaky_proxy(sys.argv[2], int(sys.argv[3]))
+    if command == "disks":
+        sys.exit(disks(sys.argv[2], sys.argv[3]))
+    if command == "plant-expiry":
+        sys.exit(plant_expiry(sys.argv[2]))
+    if command == "reaped":
+        sys.exit(reaped())
     if command == "refused":
         sys.exit(refused(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
     sys.exit("unknown command " + command)
