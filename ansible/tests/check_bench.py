@@ -11,6 +11,8 @@ usage: check_bench.py MODE COMMANDS_LOG LOCAL_ROOT RESULTS_DIR SCENARIO [RUNS] [
                 load again, no run again (every repetition's run folder is there).
 The expected command lines come from group_vars/scenario_<name>.yml, not from the role.
 CHECK_BENCH_REPORT=0: bench.yml ran with results_report_make_report=false (no report to look for).
+CHECK_BENCH_COMMIT: the commit the clients' tree was archived from; every run folder of this
+bench.yml must record it (versions.gitCommit, 12 hex digits).
 """
 import glob
 import json
@@ -50,7 +52,8 @@ def label(variant):
     return scenario if variant == "default" else scenario + "-" + variant
 
 
-calls = [json.loads(line)["argv"] for line in open(commands_log, encoding="utf-8")]
+entries = [json.loads(line) for line in open(commands_log, encoding="utf-8")]
+calls = [e["argv"] for e in entries if "argv" in e]
 by_phase = {phase: [c for c in calls if c[0] == phase] for phase in ("preflight", "prepare", "load", "run")}
 check(len(calls) == sum(len(v) for v in by_phase.values()), "every bin/ycsb call is a preflight, prepare, load or run", calls)
 
@@ -130,6 +133,10 @@ for variant in variants:
             record = json.load(open(os.path.join(folder, "run.json"))) if os.path.isfile(os.path.join(folder, "run.json")) else {}
             check(record.get("label") == label(variant["name"]), "%s's %s fetched, label %s" % (client, name, label(variant["name"])),
                   folder + ": " + str(record.get("label")))
+            if os.environ.get("CHECK_BENCH_COMMIT"):
+                recorded = record.get("versions", {}).get("gitCommit")
+                check(recorded == os.environ["CHECK_BENCH_COMMIT"][:12],
+                      "%s's %s records the commit of its archived tree" % (client, name), recorded)
             log = os.path.join(results, scenario, client, "logs", name + ".log")
             text = open(log).read() if os.path.isfile(log) else ""
             handed |= set(re.findall(r"start-at (\d+);", text))
