@@ -11,6 +11,18 @@ usage: check_bench.py MODE COMMANDS_LOG LOCAL_ROOT RESULTS_DIR SCENARIO [RUNS] [
                 load again, no run again (every repetition's run folder is there).
 The expected command lines come from group_vars/scenario_<name>.yml, not from the role.
 CHECK_BENCH_REPORT=0: bench.yml ran with results_report_make_report=false (no report to look for).
+CHECK_BENCH_RERUN=N (resume): repetition N of the first variant had a crashed run.json planted in the
+first client's folder: it must have run again on both clients, each earlier folder set aside (the
+planted one as run-N.failed-<time>, the other client's as run-N.unpaired-<time>), on the clients and on
+the controller, where the merge of the earlier ones is set aside too and the new merge is of the new runs.
+CHECK_BENCH_BALANCER=FILE: bench.yml ran with mongodb.balancer=pause on two clients and recorded its
+balancer calls in FILE (ycsb_bench_balancer_log): the clients got mongodb.balancer=leave, and the
+balancer was stopped once before each step started on any client and started once after it ended on all.
+CHECK_BENCH_LOAD_COOLDOWN=S (first, reload): the first repetition after the load started S seconds or
+more (plus the start lead) after the last load ended; BENCH_OUTPUT (the playbook's output) announces it.
+In resume mode, BENCH_OUTPUT must not announce a cool-down (nothing was loaded).
+CHECK_BENCH_COMMIT: the commit the clients' tree was archived from; every run folder of this
+bench.yml must record it (versions.gitCommit, 12 hex digits).
 """
 import glob
 import json
@@ -41,16 +53,21 @@ def client_dir(client):
     return os.path.join(root, client, "var/lib/geoshard/results", BENCHMARK_ID, scenario)
 
 
+BALANCER_LOG = os.environ.get("CHECK_BENCH_BALANCER")
+RERUN = int(os.environ.get("CHECK_BENCH_RERUN", "0"))
+
+
 def common(client):
-    return ["-P", "workloads/" + workload, "-P", os.path.join(root, client, "etc/geoshard/ycsb-connection.properties"),
-            "-p", "mongodb.collection=" + collection]
+    return (["-P", "workloads/" + workload, "-P", os.path.join(root, client, "etc/geoshard/ycsb-connection.properties")]
+            + (["-p", "mongodb.balancer=leave"] if BALANCER_LOG else []) + ["-p", "mongodb.collection=" + collection])
 
 
 def label(variant):
     return scenario if variant == "default" else scenario + "-" + variant
 
 
-calls = [json.loads(line)["argv"] for line in open(commands_log, encoding="utf-8")]
+entries = [json.loads(line) for line in open(commands_log, encoding="utf-8")]
+calls = [e["argv"] for e in entries if "argv" in e]
 by_phase = {phase: [c for c in calls if c[0] == phase] for phase in ("preflight", "prepare", "load", "run")}
 check(len(calls) == sum(len(v) for v in by_phase.values()), "every bin/ycsb call is a preflight, prepare, load or run", calls)
 
@@ -104,7 +121,8 @@ else:
     check(False, "the load marker sits in %s's data directory" % marker_host, marker + " is missing")
 
 # Runs: the exact command lines, one per client, variant and repetition.
-repetitions = [runs] if mode == "resume" else ([] if mode == "reload" else list(range(1, runs + 1)))
+repetitions = (sorted({runs, RERUN} - {0}) if mode == "resume"
+               else ([] if mode == "reload" else list(range(1, runs + 1))))
 want = []
 for variant in variants:
     for n in repetitions:
@@ -130,9 +148,14 @@ for variant in variants:
             record = json.load(open(os.path.join(folder, "run.json"))) if os.path.isfile(os.path.join(folder, "run.json")) else {}
             check(record.get("label") == label(variant["name"]), "%s's %s fetched, label %s" % (client, name, label(variant["name"])),
                   folder + ": " + str(record.get("label")))
+            if os.environ.get("CHECK_BENCH_COMMIT"):
+                recorded = record.get("versions", {}).get("gitCommit")
+                check(recorded == os.environ["CHECK_BENCH_COMMIT"][:12],
+                      "%s's %s records the commit of its archived tree" % (client, name), recorded)
             log = os.path.join(results, scenario, client, "logs", name + ".log")
             text = open(log).read() if os.path.isfile(log) else ""
-            handed |= set(re.findall(r"start-at (\d+);", text))
+            # The log is appended to: a repetition run again holds both starts, the last one is this run's.
+            handed |= set(re.findall(r"start-at (\d+);", text)[-1:])
         check(len(handed) == 1, "%s: both clients were handed one start time" % name, handed)
         merged = os.path.join(results, scenario, "merged", variant["name"], "run-%d" % n, "run.json")
         check(os.path.isfile(merged), "%s merged from both clients on the controller" % name, merged)
@@ -147,4 +170,81 @@ report = os.path.join(results, scenario, "report", "report.md")
 if mode != "reload" and os.environ.get("CHECK_BENCH_REPORT", "1") == "1":
     text = open(report).read() if os.path.isfile(report) else ""
     check(all(label(v["name"]) in text for v in variants), "the report, built on the controller, names the scenario's runs", report)
+
+# A repetition run again: the earlier folders set aside, kept, not merged; the new merge made of the new runs.
+if RERUN:
+    name = variants[0]["name"]
+    for client, kind in zip(CLIENTS, ("failed", "unpaired")):
+        for where, base in (("client", client_dir(client)), ("controller", os.path.join(results, scenario, client))):
+            aside = glob.glob(os.path.join(base, name, "run-%d.%s-*" % (RERUN, kind), "run.json"))
+            record = json.load(open(aside[0])) if len(aside) == 1 else {}
+            planted = record.get("status") == "running"
+            check(len(aside) == 1 and planted == (kind == "failed"),
+                  "%s's earlier %s-run-%d set aside on the %s as run-%d.%s-<time>" % (client, name, RERUN, where, RERUN, kind),
+                  sorted(glob.glob(os.path.join(base, name, "run-%d*" % RERUN))))
+        fresh = os.path.join(results, scenario, client, name, "run-%d" % RERUN, "run.json")
+        record = json.load(open(fresh)) if os.path.isfile(fresh) else {}
+        check(record.get("status") == "finished", "%s's %s-run-%d ran again and ended well" % (client, name, RERUN),
+              record.get("status"))
+    merged_dir = os.path.join(results, scenario, "merged", name)
+    check(len(glob.glob(os.path.join(merged_dir, "run-%d.failed-*" % RERUN, "run.json"))) == 1,
+          "the merge of the earlier %s-run-%d set aside on the controller" % (name, RERUN), sorted(os.listdir(merged_dir)))
+    merged = os.path.join(merged_dir, "run-%d" % RERUN, "run.json")
+    new_starts = sorted(json.load(open(os.path.join(results, scenario, c, name, "run-%d" % RERUN, "run.json"))).get("startTime", "")
+                        for c in CLIENTS if os.path.isfile(os.path.join(results, scenario, c, name, "run-%d" % RERUN, "run.json")))
+    merged_start = json.load(open(merged)).get("startTime", "") if os.path.isfile(merged) else ""
+    check(bool(new_starts) and merged_start >= new_starts[0],
+          "the merged %s-run-%d is the merge of the new runs (starts %s, the new runs %s)" % (name, RERUN, merged_start, new_starts))
+    listing = json.load(open(os.path.join(results, scenario, "runs.json")))
+    check(not [r for r in listing["runs"] if ".failed-" in r["dir"] or any(".failed-" in x or ".unpaired-" in x for x in r["sources"])],
+          "runs.json lists no set-aside folder", listing["runs"])
+
+# Each load and run step of this bench.yml: its name (load-<time>, <variant>-run-<n>) and the start and
+# end of the stand-in's call on each client.
+spans = {}
+for start in entries:
+    phase = start.get("argv", [""])[0]
+    if phase not in ("load", "run"):
+        continue
+    end = next((e["end"] for e in entries if e.get("id") == start["id"] and "end" in e), float("inf"))
+    folder = next(a.split("=", 1)[1] for a in start["argv"] if a.startswith("results.dir="))
+    variant_dir, leaf = folder.rsplit("/", 2)[-2:]
+    spans.setdefault("load-" + leaf if phase == "load" else "%s-%s" % (variant_dir, leaf), []).append((start["time"], end))
+
+# The balancer: paused once around each step, from the controller.
+if BALANCER_LOG:
+    calls_by_step = {}
+    for entry in map(json.loads, open(BALANCER_LOG, encoding="utf-8") if os.path.isfile(BALANCER_LOG) else []):
+        calls_by_step.setdefault(entry["step"], []).append(entry)
+    check(sorted(calls_by_step) == sorted(spans), "the balancer was paused around every step, and only those",
+          {"balancer": sorted(calls_by_step), "steps": sorted(spans)})
+    for step, span in sorted(spans.items()):
+        made = calls_by_step.get(step, [])
+        states = [c["state"] for c in made]
+        check(states == ["stopped", "started"] and made[0]["time"] <= min(s for s, _ in span)
+              and made[1]["time"] >= max(e for _, e in span),
+              "%s: the balancer stopped once before any client started and started once after all ended" % step,
+              {"calls": made, "clients": span})
+
+# The cool-down after a load.
+# The playbook's output with its lines unwrapped (the yaml callback folds long messages).
+output = " ".join(open(os.environ["BENCH_OUTPUT"], encoding="utf-8").read().split()) if os.environ.get("BENCH_OUTPUT") else None
+if os.environ.get("CHECK_BENCH_LOAD_COOLDOWN"):
+    cooldown = float(os.environ["CHECK_BENCH_LOAD_COOLDOWN"])
+    lead = float(yaml.safe_load(open("tests/inventories/local/hosts.yml"))["all"]["vars"]["ycsb_bench_start_delay_s"])
+    order = sorted(spans, key=lambda step: min(start for start, _ in spans[step]))
+    gaps = {(a, b): min(start for start, _ in spans[b]) - max(end for _, end in spans[a]) for a, b in zip(order, order[1:])}
+    after_load = [gap for (a, _), gap in gaps.items() if a.startswith("load-")]
+    between_runs = [gap for (a, _), gap in gaps.items() if not a.startswith("load-")]
+    # The playbook's own time between two steps varies by seconds on a busy machine: the gap after the
+    # load must exceed the cool-down plus the start lead, and every gap between repetitions (no
+    # cool-down there) by the cool-down less 5 s.
+    check(len(after_load) == 1 and after_load[0] >= cooldown + lead - 1
+          and after_load[0] - max(between_runs, default=0) >= cooldown - 5,
+          "the first repetition started %s s after the load ended (cool-down %g s, start lead %g s; between repetitions %s s)"
+          % (["%.1f" % g for g in after_load], cooldown, lead, ["%.1f" % g for g in between_runs]))
+    check(output is not None and "Cooling down %d s after the load" % cooldown in output,
+          "the cool-down after the load is announced", "no 'Cooling down' in the output")
+if mode == "resume" and output is not None:
+    check("Cooling down" not in output, "no cool-down on a resume without a load", "the output announces one")
 sys.exit(1 if failures else 0)
