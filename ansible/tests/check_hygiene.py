@@ -5,7 +5,9 @@
   - no secret has a value in any file: password/secret/token keys are empty or templated, no
     key material, and the secret-bearing paths are gitignored;
   - every collection named by an FQCN (modules, module_defaults groups, lookups, filters,
-    inventory plugins) in the playbooks, roles, library and inventories is in requirements.yml.
+    inventory plugins) in the playbooks, roles, library and inventories is in requirements.yml;
+  - node_exporter's arguments file is written before its package is installed (Debian starts
+    the service at install: without the file it would listen on every interface).
 Prints one PASS/FAIL line per rule.
 """
 import glob
@@ -107,9 +109,21 @@ def collections_required():
            % ", ".join(sorted(used)), problems)
 
 
+def node_exporter_args_before_install():
+    tasks = yaml.safe_load(open("roles/node_exporter/tasks/main.yml", encoding="utf-8"))
+    writes = [i for i, t in enumerate(tasks)
+              if "node_exporter_defaults_file" in str(t.get("ansible.builtin.template", {}).get("dest", ""))]
+    installs = [i for i, t in enumerate(tasks) if "ansible.builtin.apt" in t]
+    problems = [] if writes and installs and max(writes) < min(installs) else [
+        "roles/node_exporter/tasks/main.yml: the template to node_exporter_defaults_file (tasks %s) is not before "
+        "the apt install (tasks %s)" % (writes, installs)]
+    report("node_exporter's arguments file is written before its package is installed", problems)
+
+
 if __name__ == "__main__":
     role_defaults()
     no_secret_values()
     gitignored()
     collections_required()
+    node_exporter_args_before_install()
     sys.exit(1 if failures else 0)
