@@ -3,12 +3,18 @@
   - every role default is prefixed with the role name and commented (its paragraph has a
     comment before it); OS-specific values in vars/ are prefixed __<role>_;
   - no secret has a value in any file: password/secret/token keys are empty or templated, no
-    key material, and the secret-bearing paths are gitignored.
+    key material, and the secret-bearing paths are gitignored;
+  - every collection named by an FQCN (modules, module_defaults groups, lookups, filters,
+    inventory plugins) in the playbooks, roles, library and inventories is in requirements.yml;
+  - node_exporter's arguments file is written before its package is installed (Debian starts
+    the service at install: without the file it would listen on every interface).
 Prints one PASS/FAIL line per rule.
 """
 import glob
+import json
 import os
 import re
+import subprocess
 import sys
 
 import yaml
@@ -81,8 +87,43 @@ def gitignored():
     report(".gitignore keeps the venv, secrets, vault files and results out of git", missing)
 
 
+def collections_required():
+    # Candidates <ns>.<coll>.<name> are kept only when <ns>.<coll> is a collection ansible knows
+    # (installed with the pinned ansible package): property names and host names are not.
+    listing = json.loads(subprocess.run(["ansible-galaxy", "collection", "list", "--format", "json"],
+                                        check=True, capture_output=True, text=True).stdout)
+    known = {name for collections in listing.values() for name in collections} - {"ansible.builtin"}
+    required = {c["name"] for c in yaml.safe_load(open("requirements.yml", encoding="utf-8"))["collections"]}
+    fqcn = re.compile(r"\b([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)\.[a-z_][a-z0-9_]*")
+    used = {}
+    paths = glob.glob("*.yml") + glob.glob("playbooks/**/*.yml", recursive=True) \
+        + glob.glob("roles/**/*.yml", recursive=True) + glob.glob("roles/**/*.j2", recursive=True) \
+        + glob.glob("library/*.py") + glob.glob("inventories/**/*.yml", recursive=True)
+    for path in sorted(paths):
+        for name in fqcn.findall(open(path, encoding="utf-8").read()):
+            if name in known:
+                used.setdefault(name, path)
+    problems = ["%s (used in %s) is not in requirements.yml" % (name, path)
+                for name, path in sorted(used.items()) if name not in required]
+    report("requirements.yml lists every collection the playbooks, roles, library and inventories use (%s)"
+           % ", ".join(sorted(used)), problems)
+
+
+def node_exporter_args_before_install():
+    tasks = yaml.safe_load(open("roles/node_exporter/tasks/main.yml", encoding="utf-8"))
+    writes = [i for i, t in enumerate(tasks)
+              if "node_exporter_defaults_file" in str(t.get("ansible.builtin.template", {}).get("dest", ""))]
+    installs = [i for i, t in enumerate(tasks) if "ansible.builtin.apt" in t]
+    problems = [] if writes and installs and max(writes) < min(installs) else [
+        "roles/node_exporter/tasks/main.yml: the template to node_exporter_defaults_file (tasks %s) is not before "
+        "the apt install (tasks %s)" % (writes, installs)]
+    report("node_exporter's arguments file is written before its package is installed", problems)
+
+
 if __name__ == "__main__":
     role_defaults()
     no_secret_values()
     gitignored()
+    collections_required()
+    node_exporter_args_before_install()
     sys.exit(1 if failures else 0)
