@@ -19,6 +19,9 @@ import sys
 # The harness's BlockRequest.CSV_HEADER (tests/check_io_trace.py checks the converter against it).
 HEADER = ["epoch_ms", "stage", "device", "sector", "bytes", "op", "rwbs", "process", "pid", "latency_us"]
 CLIENTS = ["local-client1", "local-client2"]
+# Requests of the 64 the tracer may miss in a phase (see below): with 0.3% lost, 4 or more of 64
+# happen once in about 25,000 phases.
+LOST_OK = 3
 
 commands_log, root, results, benchmark_id, scenario, hosts = sys.argv[1:7]
 hosts = hosts.split(",")
@@ -57,8 +60,15 @@ def check_folder(folder, stage, what):
         check(bool(data) and all(r["stage"] == stage and r["process"] == "dd" for r in data),
               "io/%s.csv of %s holds dd's requests, stage %s" % (host, what, stage), rows[:5])
         moved = sum(int(r["bytes"]) for r in data if r["op"] in ("R", "W"))
-        # Both clients wrote and read 1 MiB each: 4 MiB at least reached the disk in the phase.
-        check(moved >= 4 * 1024 * 1024, "io/%s.csv of %s: dd's 4 MiB are there (%d bytes)" % (host, what, moved))
+        # Both clients wrote and read 1 MiB each in 64 KiB requests: 4 MiB reached the disk in the phase.
+        # The tracer misses a few requests under load: outside Ansible, with one core kept busy, it
+        # printed 9,577 of 9,604 requests of concurrent direct-I/O dd while the kernel's own
+        # tracepoints counted all 9,604 started and issued (0.3%; the cause is not found). Up to
+        # LOST_OK requests of the 64 may be missing; the label says how many were.
+        missing = max(0, 4 * 1024 * 1024 - moved) // (64 * 1024)
+        check(moved >= 4 * 1024 * 1024 - LOST_OK * 64 * 1024,
+              "io/%s.csv of %s: dd's 4 MiB are there (%d bytes, %d of 64 requests missing, %d allowed)"
+              % (host, what, moved, missing, LOST_OK))
         check(all(low - 1000 <= float(r["epoch_ms"]) <= high for r in data),
               "io/%s.csv of %s: the requests' times fall within the phase's calls" % (host, what),
               [r["epoch_ms"] for r in data[:3]] + [low, high])
