@@ -16,9 +16,9 @@ description:
   - For a hashed key on an empty collection, servers before 7.3 are asked for
     C(chunks_per_shard) chunks per shard (C(numInitialChunks)); 7.3 and later ignore that
     option and create one chunk per shard themselves.
-  - The database is enabled for sharding first (C(enableSharding)): before feature
-    compatibility version 6.0 (so on 4.4 and 5.0) C(shardCollection) refuses a database
-    without it; from 6.0 on it only creates the database.
+  - The database is enabled for sharding first (C(enableSharding)), which C(shardCollection)
+    needs before feature compatibility version 6.0 (so on 4.4 and 5.0); from 6.0 on it only
+    creates the database.
   - Servers before 4.4.2 have no C(hello) command; the router check then asks C(isMaster).
   - Passwords are taken as parameters marked no_log, never from or onto a command line.
 options:
