@@ -41,24 +41,27 @@ def walk(node):
 
 
 def roles_named(node):
+    """(role, tasks file or None for the whole role) of every include or import inside node."""
     names = set()
     for item in walk(node):
         for key in INCLUDES:
             if isinstance(item.get(key), dict):
-                names.add(item[key]["name"])
+                names.add((item[key]["name"], item[key].get("tasks_from")))
     return names
 
 
-def role_uses_apt(role, seen=None):
+def role_uses_apt(role, tasks_from=None, seen=None):
     seen = set() if seen is None else seen
-    if role in seen:
+    if (role, tasks_from) in seen:
         return False
-    seen.add(role)
-    for path in glob.glob(os.path.join("roles", role, "tasks", "*.yml")):
+    seen.add((role, tasks_from))
+    # A role included for one tasks file (tasks_from) reaches only what that file does.
+    pattern = (tasks_from if tasks_from.endswith(".yml") else tasks_from + ".yml") if tasks_from else "*.yml"
+    for path in glob.glob(os.path.join("roles", role, "tasks", pattern)):
         tasks = load(path) or []
         if any(key in item for item in walk(tasks) for key in APT):
             return True
-        if any(role_uses_apt(other, seen) for other in roles_named(tasks)):
+        if any(role_uses_apt(other, other_from, seen) for other, other_from in roles_named(tasks)):
             return True
     return False
 
@@ -101,8 +104,8 @@ def apt_lock():
         for play in load(playbook):
             if "hosts" not in play or play["hosts"] == "localhost":
                 continue
-            roles = {r["role"] if isinstance(r, dict) else r for r in play.get("roles", [])} | roles_named(play)
-            if not any(role_uses_apt(role) for role in roles):
+            roles = {(r["role"] if isinstance(r, dict) else r, None) for r in play.get("roles", [])} | roles_named(play)
+            if not any(role_uses_apt(role, tasks_from) for role, tasks_from in roles):
                 continue
             timeout = ((play.get("module_defaults") or {}).get("ansible.builtin.apt") or {}).get("lock_timeout")
             if timeout != "{{ geoshard_apt_lock_timeout_s }}":
