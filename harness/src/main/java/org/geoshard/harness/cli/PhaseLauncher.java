@@ -70,13 +70,15 @@ public final class PhaseLauncher {
     } catch (ConfigException e) {
       problems.addAll(e.problems());
     }
-    problems.addAll(unknown.problems(properties));
     unknown.warnings(properties).forEach(warning -> LOG.warn(warning));
+    List<String> settingsProblems = List.of();
     try {
       settings = RunSettings.fromProperties(phase, properties, PropertySources.defaultLabel(files));
     } catch (ConfigException e) {
-      problems.addAll(e.problems());
+      settingsProblems = e.problems();
     }
+    // Each malformed value once: a module that reads a harness property too does not fault it again.
+    problems.addAll(unknown.problems(properties, settingsProblems));
     if (!problems.isEmpty()) {
       return usage(problems);
     }

@@ -174,6 +174,14 @@ public final class PropertyReader {
     }
   }
 
+  /**
+   * A value as an error line may quote it: as given, or marked as the default when the user did not set
+   * the property (a default must not read as something the user wrote).
+   */
+  public String quoted(String name, Object value) {
+    return isSet(name) ? String.valueOf(value) : value + ", the default";
+  }
+
   /** True when this property's value was refused (its default stood in for it). */
   public boolean refused(String name) {
     return refused.contains(name);

@@ -60,8 +60,26 @@ public final class UnknownProperties {
    * URL with an unencoded '@' is said once, not again as each module's driver fails to parse it).
    */
   public List<String> problems(Properties properties) {
+    return problems(properties, List.of());
+  }
+
+  /**
+   * {@link #problems(Properties)} with the problems a caller found itself (the harness's settings, read by
+   * the command) placed first among the malformed values: a property they name is not faulted again by a
+   * module that reads the same name ({@code status.interval}, read by the harness and by binding-postgis).
+   */
+  public List<String> problems(Properties properties, List<String> alreadyFound) {
     List<String> problems = unknown(properties);
     Set<String> named = new HashSet<>();
+    for (String problem : alreadyFound) {
+      if (!problems.contains(problem)) {
+        problems.add(problem);
+      }
+      String property = propertyNamed(problem);
+      if (property != null) {
+        named.add(property);
+      }
+    }
     List<PropertyCatalog> harnessFirst = catalogs.stream()
         .sorted(Comparator.comparing(catalog -> catalog.checkedFirst() ? 0 : 1)).toList();
     for (PropertyCatalog catalog : harnessFirst) {

@@ -103,21 +103,26 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     if (!warmupSet) {
       warmup = defaultWarmup(mode != RampMode.NONE ? interval : runLength);
     }
-    if (mode == RampMode.THREADS && start > maxThreads) {
-      in.problem("Property '" + START + "' (" + start + ") must not exceed '" + MAX_THREADS + "' (" + maxThreads + ").");
+    // A check of two values quotes each as the user gave it, or says it is the default; a refused value
+    // (already said, its default standing in) is not checked again: its stand-in would be quoted as given.
+    if (mode == RampMode.THREADS && start > maxThreads && !in.refused(START) && !in.refused(MAX_THREADS)) {
+      in.problem("Property '" + START + "' (" + in.quoted(START, start) + ") must not exceed '" + MAX_THREADS + "' ("
+          + in.quoted(MAX_THREADS, maxThreads) + ").");
     }
-    if (timeoutMs < latencyMs) {
-      in.problem("Property '" + SLA_TIMEOUT_MS + "' (" + timeoutMs + ") must not be below '" + SLA_LATENCY_MS + "' ("
-          + latencyMs + ").");
+    if (timeoutMs < latencyMs && !in.refused(SLA_TIMEOUT_MS) && !in.refused(SLA_LATENCY_MS)) {
+      in.problem("Property '" + SLA_TIMEOUT_MS + "' (" + in.quoted(SLA_TIMEOUT_MS, timeoutMs) + ") must not be below '"
+          + SLA_LATENCY_MS + "' (" + in.quoted(SLA_LATENCY_MS, latencyMs) + ").");
     }
-    if (mode != RampMode.NONE && warmup.compareTo(interval) >= 0) {
-      in.problem("Property '" + STATS_WARMUP + "' (" + warmup.toSeconds() + " s) must be shorter than '" + INTERVAL + "' ("
-          + interval.toSeconds() + " s): it is cut from the peak step's window.");
+    boolean warmupChecked = !in.refused(STATS_WARMUP);
+    if (mode != RampMode.NONE && warmup.compareTo(interval) >= 0 && warmupChecked && !in.refused(INTERVAL)) {
+      in.problem("Property '" + STATS_WARMUP + "' (" + in.quoted(STATS_WARMUP, warmup.toSeconds() + " s")
+          + ") must be shorter than '" + INTERVAL + "' (" + in.quoted(INTERVAL, interval.toSeconds() + " s")
+          + "): it is cut from the peak step's window.");
     }
-    if (mode == RampMode.NONE && !runLength.isZero() && warmup.compareTo(runLength) >= 0) {
-      in.problem("Property '" + STATS_WARMUP + "' (" + warmup.toSeconds() + " s) must be shorter than 'maxexecutiontime' ("
-          + runLength.toSeconds() + " s): it is cut from the start of the run, and nothing would be left of the"
-          + " plateau.");
+    if (mode == RampMode.NONE && !runLength.isZero() && warmup.compareTo(runLength) >= 0 && warmupChecked) {
+      in.problem("Property '" + STATS_WARMUP + "' (" + in.quoted(STATS_WARMUP, warmup.toSeconds() + " s")
+          + ") must be shorter than 'maxexecutiontime' (" + runLength.toSeconds() + " s): it is cut from the start of"
+          + " the run, and nothing would be left of the plateau.");
     }
     in.throwIfProblems();
     SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation, kind);

@@ -172,7 +172,8 @@ public final class RunSettings {
       }
     } else if (phase == Phase.RUN && b.operationCount == 0 && b.maxExecutionTime.isZero()
         && !in.refused(OPERATION_COUNT) && !in.refused(MAX_EXECUTION_TIME)) {  // a refused value is not 0
-      in.problem("Nothing to run: property 'operationcount' is 0 and 'maxexecutiontime' is not set;"
+      in.problem("Nothing to run: property 'operationcount' is " + (in.isSet(OPERATION_COUNT) ? "0" : "not set")
+          + " and 'maxexecutiontime' is not set;"
           + " set one of them (operationcount=0 with maxexecutiontime runs until the time is up).");
     }
     in.throwIfProblems();

@@ -50,6 +50,33 @@ class UnknownPropertiesTest {
   }
 
   @Test
+  void aValueTheCallerFoundFaultWithIsNotFaultedAgainByAModuleThatReadsItToo() {
+    // As binding-postgis reads the harness's status.interval: the launcher's own problem is the one said.
+    PropertyCatalog postgis = new PropertyCatalog() {
+      @Override
+      public Set<String> prefixes() {
+        return Set.of("postgis.");
+      }
+
+      @Override
+      public Set<String> names() {
+        return Set.of("postgis.url");
+      }
+
+      @Override
+      public List<String> problems(Properties properties) {
+        return List.of("Property 'status.interval' must be a whole number of at least 0, but is 'abc'.");
+      }
+    };
+    Properties p = new Properties();
+    p.setProperty("status.interval", "abc");
+    p.setProperty("postgis.ulr", "x");
+    String said = "Property 'status.interval' must be a whole number of at least 0, but is 'abc'.";
+    assertThat(new UnknownProperties(List.of(postgis)).problems(p, List.of(said))).containsExactly(
+        "Property 'postgis.ulr' is unknown; did you mean 'postgis.url'?", said);
+  }
+
+  @Test
   void harnessCatalogIsFoundOnTheClassPath() {
     Properties p = new Properties();
     p.setProperty("results.lable", "x");

@@ -95,6 +95,29 @@ class RampSettingsTest {
   }
 
   @Test
+  void errorLinesQuoteOnlyWhatWasGivenAndSayWhatIsTheDefault() {
+    // A refused warm-up is said once; its default (5 s) is not then quoted as if the user had given it.
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("stats.warmup", "abc", "ramp.interval", "3")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+            "Property 'stats.warmup' must be a whole number of at least 0, but is 'abc'."));
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("stats.warmup", "-2"), Duration.ofSeconds(3)))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+            "Property 'stats.warmup' must be a whole number of at least 0, but is '-2'."));
+    // Nor a refused interval's default (30 s) quoted against a warm-up that was given.
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("ramp.interval", "x", "stats.warmup", "40")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+            "Property 'ramp.interval' must be a whole number of at least 1, but is 'x'."));
+    // A default that takes part in a check is called the default.
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("ramp.start", "600")))
+        .hasMessage("Property 'ramp.start' (600) must not exceed 'ramp.maxthreads' (500, the default).");
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("sla.timeout.ms", "50")))
+        .hasMessage("Property 'sla.timeout.ms' (50) must not be below 'sla.latency.ms' (100, the default).");
+    assertThatThrownBy(() -> RampSettings.fromProperties(props("stats.warmup", "30", "ramp.mode", "threads")))
+        .hasMessage("Property 'stats.warmup' (30 s) must be shorter than 'ramp.interval' (30 s, the default): it is cut"
+            + " from the peak step's window.");
+  }
+
+  @Test
   void theRuleAsTheStudysCodeRanIsANamedOption() throws ConfigException {
     assertThat(RampSettings.fromProperties(props()).rule().kind()).isEqualTo(SlaRule.Kind.STATED);
     assertThat(RampSettings.fromProperties(props("sla.rule", "study-code")).rule().kind())

@@ -40,7 +40,10 @@ class RunSettingsTest {
   @Test
   void operationCountZeroNeedsAMaximumTime() throws ConfigException {
     assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props("operationcount", "0"), "x"))
-        .hasMessageContaining("Nothing to run");
+        .hasMessageContaining("Nothing to run: property 'operationcount' is 0 and");
+    // Not given, it is not quoted as a 0 the user wrote.
+    assertThatThrownBy(() -> RunSettings.fromProperties(Phase.RUN, props(), "x"))
+        .hasMessageContaining("Nothing to run: property 'operationcount' is not set and");
     RunSettings timed = RunSettings.fromProperties(Phase.RUN, props("operationcount", "0", "maxexecutiontime", "5"), "x");
     assertThat(timed.plannedOperations(0)).isZero();
     assertThat(timed.maxExecutionTime()).isEqualTo(Duration.ofSeconds(5));
