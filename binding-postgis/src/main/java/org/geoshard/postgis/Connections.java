@@ -80,9 +80,30 @@ public final class Connections {
     return info.find() ? URLDecoder.decode(info.group(1), StandardCharsets.UTF_8) : null;
   }
 
+  /** pgjdbc's state when the server refuses the start-up, among others because it asked for a password none had. */
+  private static final String CONNECTION_REJECTED = "08004";
+  private static final Pattern PASSWORD_IN_URL = Pattern.compile("[?&]password=|^[A-Za-z:]*//[^/@?]*:[^/@?]*@");
+
+  /** The user the driver logs in as: the one in the URL, else postgis.user (or PGUSER), else the system's. */
+  private static String userName(PostgisSettings settings) {
+    String inUrl = userInUrl(settings.url());
+    return inUrl != null ? inUrl : settings.user() != null ? settings.user() : System.getProperty("user.name");
+  }
+
   static String explain(PostgisSettings settings, SQLException e) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     String where = settings.maskedUrl();
+    if (state.equals(CONNECTION_REJECTED) && settings.password() == null && !PASSWORD_IN_URL.matcher(settings.url()).find()) {
+      // The server answered and asked for a password (pgjdbc: "no password was provided"): not unreachable.
+      return "The PostgreSQL server at " + where + " asks for a password for user '" + userName(settings)
+          + "' and none was given: set postgis.password, or PGPASSWORD in the environment (read when postgis.password is"
+          + " not set), or a password in ~/.pgpass: " + e.getMessage();
+    }
+    if (state.equals(CONNECTION_REJECTED) && settings.password() != null && settings.password().isEmpty()) {
+      return "The PostgreSQL server at " + where + " asks for a password for user '" + userName(settings)
+          + "' and the one given is empty (postgis.password, or PGPASSWORD when postgis.password is not set): "
+          + e.getMessage();
+    }
     if (state.startsWith("08")) {
       return "No PostgreSQL server reachable at " + where + " within " + settings.connectTimeout().toSeconds()
           + " s (postgis.url, postgis.connectTimeout): " + e.getMessage();

@@ -118,6 +118,28 @@ class PostgisDBTest {
   }
 
   @Test
+  void aMissingPasswordIsNamedWithWhereItIsRead() throws Exception {
+    // bin/postgis's server asks for a password over TCP (scram-sha-256); none given (no PGPASSWORD either:
+    // the settings are made without one, whatever this JVM's environment holds).
+    PostgisSettings given = PostgisSettings.fromProperties(LocalPostgis.properties("t_x"));
+    PostgisSettings none = new PostgisSettings(given.url(), given.user(), null, given.table(), given.batchSize(),
+        given.indexAfterLoad(), given.drop(), given.append(), given.connectTimeout(), given.statusInterval());
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> Connections.open(none)).isInstanceOf(DBException.class)
+        .hasMessageStartingWith("The PostgreSQL server at " + LocalPostgis.URL + " asks for a password for user 'geoshard'"
+            + " and none was given: set postgis.password, or PGPASSWORD in the environment")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("No PostgreSQL server reachable"));
+    // It answered: no waiting for the connect timeout (5 s).
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(4000);
+
+    PostgisSettings empty = new PostgisSettings(given.url(), given.user(), "", given.table(), given.batchSize(),
+        given.indexAfterLoad(), given.drop(), given.append(), given.connectTimeout(), given.statusInterval());
+    assertThatThrownBy(() -> Connections.open(empty)).isInstanceOf(DBException.class)
+        .hasMessageStartingWith("The PostgreSQL server at " + LocalPostgis.URL + " asks for a password for user 'geoshard'"
+            + " and the one given is empty");
+  }
+
+  @Test
   void aDatabaseWithoutPostgisIsNamed() throws Exception {
     LocalPostgis.require();
     try (Connection c = DriverManager.getConnection(LocalPostgis.URL, LocalPostgis.USER, LocalPostgis.PASSWORD);
