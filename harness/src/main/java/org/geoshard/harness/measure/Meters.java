@@ -37,6 +37,17 @@ public final class Meters {
     });
   }
 
+  /** The operations with NOT_FOUND failures and how many, in order of first use. */
+  public java.util.Map<String, Long> notFound() {
+    java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+    for (OperationMeter meter : inOrder) {
+      if (meter.notFound() > 0) {
+        out.put(meter.name(), meter.notFound());
+      }
+    }
+    return out;
+  }
+
   /** Samples every meter that recorded something since the last call. Sampler thread only. */
   List<IntervalSample> sampleAll() {
     List<IntervalSample> samples = new ArrayList<>();

@@ -1,5 +1,6 @@
 package org.geoshard.harness.measure;
 
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -25,6 +26,8 @@ public final class OperationMeter {
   private final Recorder failed = new Recorder(HIGHEST_MICROS, SIGNIFICANT_DIGITS);
   private final Histogram[] recycled;
   private Histogram recycledFailed;
+  /** Failures that were a binding's NOT_FOUND (no record under the key): their likely cause is said once. */
+  private final LongAdder notFound = new LongAdder();
 
   OperationMeter(String name, int stripeCount) {
     if (Integer.bitCount(stripeCount) != 1) {
@@ -57,6 +60,16 @@ public final class OperationMeter {
     } else {
       failed.recordValue(value);
     }
+  }
+
+  /** Counts one of the failures {@link #record recorded} as a binding's NOT_FOUND (besides recording it). */
+  public void countNotFound() {
+    notFound.increment();
+  }
+
+  /** The failures counted as NOT_FOUND so far. */
+  public long notFound() {
+    return notFound.sum();
   }
 
   /**

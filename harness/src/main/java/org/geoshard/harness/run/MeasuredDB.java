@@ -198,7 +198,11 @@ final class MeasuredDB extends DB implements HarnessDB {
       if (status == Status.BATCHED_OK && batches != null) {
         batches.buffered(outcome.operation(), micros);
       } else {
-        meters.meter(outcome.operation()).record(stripe, micros, outcome.ok());
+        OperationMeter meter = meters.meter(outcome.operation());
+        meter.record(stripe, micros, outcome.ok());
+        if (!outcome.ok() && Status.NOT_FOUND.equals(status)) {
+          meter.countNotFound();
+        }
       }
     }
     return status;
@@ -328,6 +332,9 @@ final class MeasuredDB extends DB implements HarnessDB {
         batches.buffered(meter.name(), micros);
       } else {
         meter.record(stripe, micros, status != null && status.isOk());
+        if (Status.NOT_FOUND.equals(status)) {
+          meter.countNotFound();
+        }
       }
     }
   }

@@ -185,6 +185,7 @@ public final class Runner {
     StopReason reason = stop.reason() != null ? stop.reason() : StopReason.COMPLETED;
     RunResult result = measurement.result(reason, runtimeMs, clients, preparationFailure);
     Summary.write(recorder.folder(), result, measurement.totals().perOperation());
+    NotFoundNotice.lines(meters.notFound(), measurement.totals().perOperation(), properties).forEach(LOG::warn);
     recorder.measuringCost(measurement.cost(), explainer == null ? null : explainer.toRecord());
     stageListeners.close();  // their records go into the final run.json
     recorder.finished(reason, measurement.startEpochMs(), runtimeMs, allEnded, preparationFailure);

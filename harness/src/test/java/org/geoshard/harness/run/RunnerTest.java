@@ -166,6 +166,43 @@ class RunnerTest {
   }
 
   @Test
+  void readsThatFoundNoRecordAreNamedOnceWithTheirCountAndTheLikelyCause() throws Exception {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Runner.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    RunResult result;
+    try {
+      result = run(Phase.RUN, workloada("operationcount", "3000", "recordcount", "5000", "readproportion", "1",
+          "updateproportion", "0"), TestBindings.MissingKeysDB.class);
+    } finally {
+      logger.detachAppender(logged);
+    }
+    // One thread: reads 3, 6, ... (1,000) found nothing; 5, 10, ... but not 15, ... (400) failed otherwise.
+    assertThat(result.perOperation().get("READ").errors()).isEqualTo(1400);
+    List<String> notFound = logged.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .filter(line -> line.contains("NOT_FOUND")).toList();
+    assertThat(notFound).containsExactly("READ: 1,000 of 3,000 reads found no record (NOT_FOUND, counted as errors):"
+        + " recordcount (5000) is above what was loaded?");
+  }
+
+  @Test
+  void withoutNotFoundNothingIsSaidOfIt() throws Exception {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Runner.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      run(Phase.RUN, workloada("operationcount", "300"), TestBindings.FailingDB.class);
+    } finally {
+      logger.detachAppender(logged);
+    }
+    assertThat(logged.list).noneMatch(event -> event.getFormattedMessage().contains("NOT_FOUND"));
+  }
+
+  @Test
   void aCrashedThreadIsCountedAndTheOthersFinish() throws Exception {
     Properties p = workloada("operationcount", "4000", "threadcount", "4");
     p.setProperty("workload", TestBindings.CrashingWorkload.class.getName());

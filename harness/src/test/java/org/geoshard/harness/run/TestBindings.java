@@ -51,6 +51,17 @@ final class TestBindings {
     }
   }
 
+  /** Every third read finds no record (NOT_FOUND), every fifth other one fails (ERROR); the rest succeed. */
+  public static final class MissingKeysDB extends NoopDB {
+    private final AtomicLong reads = new AtomicLong();
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      long n = reads.incrementAndGet();
+      return n % 3 == 0 ? Status.NOT_FOUND : n % 5 == 0 ? Status.ERROR : Status.OK;
+    }
+  }
+
   /** Every third read returns an error; every update throws. */
   public static final class FailingDB extends NoopDB {
     private final AtomicLong reads = new AtomicLong();
