@@ -23,7 +23,7 @@ import org.geoshard.harness.config.PropertyReader;
  */
 public record RampSettings(RampMode mode, int startThreads, int stepThreads, Duration interval, int maxThreads,
                            double startRate, double stepRate, double maxRate, int rateThreads, SlaRule rule,
-                           Duration warmup, String note) {
+                           Duration warmup, boolean warmupGiven, String note) {
 
   public static final String MODE = "ramp.mode";
   public static final String START = "ramp.start";
@@ -127,7 +127,7 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     in.throwIfProblems();
     SlaRule rule = new SlaRule(percentile, latencyMs * 1000, timeoutMs * 1000, maxErrors, perOperation, kind);
     return new RampSettings(mode, start, step, interval, maxThreads, rateStart, rateStep, rateMax, rateThreads, rule,
-        warmup, note);
+        warmup, warmupSet, note);
   }
 
   /** The one sentence naming the other kind's properties an explicit mode leaves unused. */
@@ -152,6 +152,11 @@ public record RampSettings(RampMode mode, int startThreads, int stepThreads, Dur
     } catch (ConfigException e) {
       throw new IllegalStateException("the ramp defaults are inconsistent", e);
     }
+  }
+
+  /** The warm-up as a line may quote it: "5 s", or "5 s, the default" when {@code stats.warmup} was not given. */
+  public String warmupQuoted() {
+    return warmup.toSeconds() + " s" + (warmupGiven ? "" : ", the default");
   }
 
   /** Threads at the start of the run. */

@@ -120,8 +120,8 @@ final class PhaseMeasurement {
     Plateau plateau = plateau(timeline, rampResult, warmupSeconds);
     // A load has no plateau worth a word (it ends when the data is in): only a run's missing one is.
     if (plateau == null && rampResult == null && !timeline.points().isEmpty() && !plan.load()) {
-      LOG.warn("The run lasted {} s, no longer than {} ({} s): summary.json has no plateau statistics; run longer"
-          + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, warmupSeconds,
+      LOG.warn("The run lasted {} s, no longer than {} ({}): summary.json has no plateau statistics; run longer"
+          + " or set a shorter {}.", runtimeMs / 1000, RampSettings.STATS_WARMUP, settings.ramp().warmupQuoted(),
           RampSettings.STATS_WARMUP);
     }
     ThreadGroup sweepGroup = plan.sweepGroup();

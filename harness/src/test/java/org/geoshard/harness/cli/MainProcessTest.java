@@ -56,8 +56,10 @@ class MainProcessTest {
     Outcome outcome = run("run", "noop", "-P", workloadc().toString(), "-threads", "2");
     assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
     assertThat(outcome.stdout()).contains("[OVERALL], Operations, 2000").contains("[READ], Operations, 2000");
-    // 2,000 no-op reads end long before the default 5 s warm-up: said, not silently left out of summary.json.
-    assertThat(outcome.stderr()).contains("no longer than stats.warmup (5 s): summary.json has no plateau statistics");
+    // 2,000 no-op reads end long before the default 5 s warm-up: said, not silently left out of summary.json,
+    // and said to be the default (the user gave no stats.warmup).
+    assertThat(outcome.stderr())
+        .contains("no longer than stats.warmup (5 s, the default): summary.json has no plateau statistics");
     try (var runs = Files.list(dir.resolve("results/runs"))) {
       assertThat(runs.map(p -> p.getFileName().toString()).toList())
           .singleElement().asString().matches("\\d{8}T\\d{6}Z-run-noop-workloadc");

@@ -95,7 +95,7 @@ class RampSettingsTest {
   }
 
   @Test
-  void errorLinesQuoteOnlyWhatWasGivenAndSayWhatIsTheDefault() {
+  void errorLinesQuoteOnlyWhatWasGivenAndSayWhatIsTheDefault() throws ConfigException {
     // A refused warm-up is said once; its default (5 s) is not then quoted as if the user had given it.
     assertThatThrownBy(() -> RampSettings.fromProperties(props("stats.warmup", "abc", "ramp.interval", "3")))
         .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
@@ -107,6 +107,9 @@ class RampSettingsTest {
     assertThatThrownBy(() -> RampSettings.fromProperties(props("ramp.interval", "x", "stats.warmup", "40")))
         .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
             "Property 'ramp.interval' must be a whole number of at least 1, but is 'x'."));
+    // The warm-up a warning quotes: given, or the default.
+    assertThat(RampSettings.fromProperties(props()).warmupQuoted()).isEqualTo("5 s, the default");
+    assertThat(RampSettings.fromProperties(props("stats.warmup", "5")).warmupQuoted()).isEqualTo("5 s");
     // A default that takes part in a check is called the default.
     assertThatThrownBy(() -> RampSettings.fromProperties(props("ramp.start", "600")))
         .hasMessage("Property 'ramp.start' (600) must not exceed 'ramp.maxthreads' (500, the default).");
