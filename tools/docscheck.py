@@ -60,6 +60,8 @@ NOT_PROPERTIES = {
     "status.intreval": "the README's example of a typo the harness refuses",
     "mongodb.shardKey": "binding-sync's example of a typo the binding refuses",
     "mongodb.driver.version": "a Maven property of the POM",
+    "recordcont": "the README's example of a typo of YCSB's recordcount that the harness warns about",
+    "key": "the placeholder of -p key=value",
 }
 # Paths in another project's repository.
 # Paths in other projects' trees that the READMEs cite as sources.
@@ -232,6 +234,57 @@ def mentioned_properties(texts, prefixes):
             yield number, name
 
 
+# Where a name is given a value as a property: `-p NAME=` in anything written as code.
+ASSIGNED = re.compile(r"(?:^|\s)-p\s+([A-Za-z_][\w.]*)=")
+# YCSB's own names (threadcount, recordcount, readproportion: CoreWorkload's and Client's, read from the class
+# path by KnownPropertyNames) have no prefix, so a plain word is only taken for one when it is written alone
+# as code (`threadcount`, `threadcount=8`, a `threadcount=8` line of a -P file) and is close to one.
+PLAIN_NAME = re.compile(r"^\s*([a-z][a-z0-9_]*)(?:\s*=.*)?$")
+
+
+def assigned_properties(texts):
+    """(line, name) of every property given a value with -p."""
+    for number, text in texts:
+        for match in ASSIGNED.finditer(text):
+            yield number, match.group(1)
+
+
+def plain_names(blocks, prose):
+    """(line, word) of every inline code span, and every line of a fenced block, that is one plain word or
+    word=value: where a README names YCSB's own properties (which have no prefix)."""
+    texts = list(code_spans(prose))
+    for block in blocks:
+        if block.lang not in ("java", "sql") and not block.marker:
+            texts.extend(block.lines)
+    for number, text in texts:
+        match = PLAIN_NAME.match(text)
+        if match:
+            yield number, match.group(1)
+
+
+def misspelt(word, known):
+    """The plain known name a word is a typo of (within a quarter of its letters, at least one), or None."""
+    if word in known or word in NOT_PROPERTIES or len(word) < 5:
+        return None  # a short word (`dd`, `db`) is too close to too much to be taken for a name
+    plain = sorted(k for k in known if "." not in k and not k.endswith("*"))
+    limit = max(1, len(word) // 4)
+    # A word that extends a name or is cut from one (`targeted`, `tables`, `workloada`) is another word.
+    close = [(edit_distance(word, k), k) for k in plain if abs(len(k) - len(word)) <= limit
+             and not word.startswith(k) and not k.startswith(word)]
+    close = [c for c in close if c[0] <= limit]
+    return min(close)[1] if close else None
+
+
+def edit_distance(a, b):
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j - 1] + (ca != cb), previous[j] + 1, current[j - 1] + 1))
+        previous = current
+    return previous[-1]
+
+
 def property_known(name, known):
     if name in known:
         return True
@@ -305,6 +358,15 @@ def check_names(docs, report, known, prefixes):
         for number, name in mentioned_properties(texts, prefixes):
             if name not in NOT_PROPERTIES and not property_known(name, known):
                 report.fail(f"{readme}:{number}", f"property '{name}' is read by no module (not in any PropertyCatalog)")
+        for number, name in assigned_properties(texts):
+            if name not in NOT_PROPERTIES and not property_known(name, known):
+                meant = misspelt(name, known)
+                report.fail(f"{readme}:{number}", f"property '{name}' (given with -p) is read by no module and is not"
+                            " one of YCSB's" + (f"; '{meant}'?" if meant else ""))
+        for number, word in plain_names(blocks, prose):
+            meant = misspelt(word, known)
+            if meant:
+                report.fail(f"{readme}:{number}", f"'{word}' is no property; YCSB's or geoshard's '{meant}'?")
         for number, path in mentioned_paths(texts):
             if not FOREIGN_PATHS.match(path) and not path_exists(readme, path, ()):
                 report.fail(f"{readme}:{number}", f"path '{path}' does not exist in the repository")

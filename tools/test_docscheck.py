@@ -1,4 +1,6 @@
 """Tests of docscheck's parsing: python3 -m unittest discover -s tools (bin/test docs runs them first)."""
+import contextlib
+import io
 import unittest
 
 import docscheck as d
@@ -94,6 +96,23 @@ class ParseTest(unittest.TestCase):
         self.assertTrue(d.property_known("geo.cells.*", known))
         self.assertFalse(d.property_known("geo.scael", known))
         self.assertFalse(d.property_known("ll.*", known))
+
+    def test_ycsbs_own_names_are_checked_where_a_readme_gives_or_names_one(self):
+        # YCSB 0.17.0's CoreWorkload and Client names have no prefix; KnownPropertyNames lists them.
+        known = {"threadcount", "recordcount", "operationcount", "readproportion", "target", "table", "workload",
+                 "db", "geo.scale", "mongodb.targeted.mongos.*"}
+        text = ("| `threadcont` | 1 | threads |\n"
+                "Set `recordcount=1000`, `targeted`, `tables`, `workloada`, `dd` and `directConnection=false`.\n"
+                "```bash\nbin/ycsb run basic -p threadcont=4 -p recordcount=10 -p key=value -p geo.scale=1\n```\n"
+                "```\nreadproportoin=1\noperationcount=5\n```\n")
+        report = d.Report()
+        with contextlib.redirect_stderr(io.StringIO()):
+            d.check_names({"R.md": d.parse("R.md", text)}, report, known, ("geo.", "mongodb."))
+        self.assertEqual(report.failures, [
+            "R.md:4: property 'threadcont' (given with -p) is read by no module and is not one of YCSB's; 'threadcount'?",
+            "R.md:1: 'threadcont' is no property; YCSB's or geoshard's 'threadcount'?",
+            "R.md:7: 'readproportoin' is no property; YCSB's or geoshard's 'readproportion'?",
+        ])
 
     def test_paths_are_found_and_checked_against_the_repository(self):
         paths = [p for _, p in d.mentioned_paths(d.code_texts(self.blocks, self.prose))]

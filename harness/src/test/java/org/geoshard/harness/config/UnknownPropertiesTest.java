@@ -77,6 +77,14 @@ class UnknownPropertiesTest {
   }
 
   @Test
+  void knownNamesHoldYcsbsCoreWorkloadAndClientNames() {
+    // What bin/test docs checks the READMEs' plain names against (KnownPropertyNames prints these).
+    assertThat(new UnknownProperties(List.of(GEO)).knownNames()).contains("threadcount", "recordcount",
+        "operationcount", "readproportion", "requestdistribution", "fieldlengthdistribution", "hotspotdatafraction",
+        "insertstart", "maxexecutiontime", "exportfile", "exporter", "measurementtype");
+  }
+
+  @Test
   void harnessCatalogIsFoundOnTheClassPath() {
     Properties p = new Properties();
     p.setProperty("results.lable", "x");
