@@ -63,7 +63,6 @@ NOT_PROPERTIES = {
     "recordcont": "the README's example of a typo of YCSB's recordcount that the harness warns about",
     "key": "the placeholder of -p key=value",
     "NAME": "the placeholder of -p NAME= in the Testing section",
-    "threadcont": "the Testing section's example of a typo bin/test docs points out",
 }
 # Paths in another project's repository.
 # Paths in other projects' trees that the READMEs cite as sources.

@@ -101,16 +101,16 @@ class ParseTest(unittest.TestCase):
         # YCSB 0.17.0's CoreWorkload and Client names have no prefix; KnownPropertyNames lists them.
         known = {"threadcount", "recordcount", "operationcount", "readproportion", "target", "table", "workload",
                  "db", "geo.scale", "mongodb.targeted.mongos.*"}
-        text = ("| `thredcount` | 1 | threads |\n"
+        text = ("| `threadcont` | 1 | threads |\n"
                 "Set `recordcount=1000`, `targeted`, `tables`, `workloada`, `dd` and `directConnection=false`.\n"
-                "```bash\nbin/ycsb run basic -p thredcount=4 -p recordcount=10 -p key=value -p geo.scale=1\n```\n"
+                "```bash\nbin/ycsb run basic -p threadcont=4 -p recordcount=10 -p key=value -p geo.scale=1\n```\n"
                 "```\nreadproportoin=1\noperationcount=5\n```\n")
         report = d.Report()
         with contextlib.redirect_stderr(io.StringIO()):
             d.check_names({"R.md": d.parse("R.md", text)}, report, known, ("geo.", "mongodb."))
         self.assertEqual(report.failures, [
-            "R.md:4: property 'thredcount' (given with -p) is read by no module and is not one of YCSB's; 'threadcount'?",
-            "R.md:1: 'thredcount' is no property; YCSB's or geoshard's 'threadcount'?",
+            "R.md:4: property 'threadcont' (given with -p) is read by no module and is not one of YCSB's; 'threadcount'?",
+            "R.md:1: 'threadcont' is no property; YCSB's or geoshard's 'threadcount'?",
             "R.md:7: 'readproportoin' is no property; YCSB's or geoshard's 'readproportion'?",
         ])
 
