@@ -11,7 +11,7 @@ from pathlib import Path
 from .errors import RunFolderError
 from .report import build_report
 from .rundir import expand_run_dirs, read_inputs
-from .study import STUDY_WINDOW, StudyOptions, parse_run_trim, parse_trim, run_trims
+from .study import STUDY_WINDOW, StudyOptions, parse_run_trim, parse_trim, run_trims, study_runs
 
 log = logging.getLogger("geoshard_results")
 
@@ -57,11 +57,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.labels.append((name.strip(), Path(folder)))
     if not args.run_dirs and not args.labels:
         parser.error("give at least one RUN_DIR")
+    trim, run_trims_given = None, []
     try:
-        args.study = StudyOptions(args.study_window, parse_trim(args.study_trim) if args.study_trim else None,
-                                  tuple(parse_run_trim(option) for option in args.study_trim_run))
+        trim = parse_trim(args.study_trim) if args.study_trim is not None else None
     except ValueError as error:
-        parser.error(f"--study-window/--study-trim/--study-trim-run: {error}")
+        parser.error(f"--study-trim: {error}")
+    for option in args.study_trim_run:
+        try:
+            run_trims_given.append(parse_run_trim(option))
+        except ValueError as error:
+            parser.error(f"--study-trim-run: {error}")
+    try:
+        args.study = StudyOptions(args.study_window, trim, tuple(run_trims_given))
+    except ValueError as error:
+        parser.error(f"--study-window/--study-trim-run: {error}")
     return args
 
 
@@ -89,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         inputs = read_inputs(folders, labels)
         log.info("read %d run(s) in %d scenario(s)", len(inputs.runs), len({run.scenario for run in inputs.runs}))
         try:
-            run_trims(inputs.runs, args.study)  # a --study-trim-run that names no run is refused before any work
+            # A --study-trim-run that names no run of the section (loads are not in it) is refused before any work.
+            run_trims(study_runs(inputs.runs), args.study)
         except ValueError as error:
             log.error("%s", error)
             return EXIT_USAGE

@@ -21,7 +21,7 @@ LATENCY_PERCENTILES = (50.0, 95.0, 98.0, 99.0)
 MIN_INTERVAL_MS = 500
 # A recomputed plateau mean further than this from the harness's own is reported.
 CROSSCHECK_TOLERANCE = 0.005
-BREACH_VERDICTS = ("sla", "timeout", "errors")
+BREACH_VERDICTS = ("sla", "timeout", "errors", "nothing")  # "nothing": no operation succeeded in the step
 # Runs up to this long are plotted per second; longer ones in windows of a few seconds (about
 # WINDOW_POINTS points per line), throughput as ops over the window, latency from merged histograms.
 ONE_SECOND_UP_TO_S = 1200
@@ -54,6 +54,7 @@ def run_row(run: Run) -> dict:
     peak_threads = _number(summary.get("peakThreads"))
     return {
         "runId": run.run_id,
+        "runUuid": meta.get("runUuid"),  # run.json's own id (None before runs had one): a run counts once
         "scenario": run.scenario,
         "path": str(run.path),
         "command": meta.get("command"),

@@ -63,12 +63,16 @@ STUDY_SHARDED_ENDS = {"2S": (5, 160, 0), "3S": (50, 10, 50)}
 
 
 def parse_trim(text: str) -> Trim:
-    """``START:END`` (or ``START``) whole seconds cut from the start and the end of a run."""
-    start, _, end = text.partition(":")
+    """``START:END`` whole seconds cut from the start and the end of a run. Both are needed: a lone number
+    could mean either end, and was once read as ``START:0`` without a word."""
+    start, colon, end = text.partition(":")
     try:
-        seconds = int(start), int(end or 0)
+        if not colon:
+            raise ValueError
+        seconds = int(start), int(end)
     except ValueError:
-        raise ValueError(f"expected START:END in whole seconds (e.g. 200:20), not {text!r}") from None
+        raise ValueError(f"expected START:END in whole seconds (e.g. 200:20, or 5:0 to cut the start only), "
+                         f"not {text!r}") from None
     if min(seconds) < 0:
         raise ValueError(f"expected seconds of 0 or more, not {text!r}")
     return Trim(*seconds)
@@ -111,6 +115,21 @@ def study_trim(run: Run) -> Trim:
     """The study's cut for a run: 80 s at the start with 2 or more shards, else 200 s and 20 s."""
     shards = shard_count(run)
     return SHARDED_TRIM if shards is not None and shards >= 2 else UNSHARDED_TRIM
+
+
+def is_load(run: Run) -> bool:
+    """Whether a run folder is a load (a merged one: all its clients loaded). The study's table is of the
+    queries a run measured; a load's inserts are no such figure."""
+    command = run.meta.get("command")
+    if command == "merge":
+        commands = {source.get("command") for source in run.meta.get("sources") or [] if isinstance(source, dict)}
+        return commands == {"load"}
+    return command == "load"
+
+
+def study_runs(runs: list[Run]) -> list[Run]:
+    """The runs of the section: every one but the loads."""
+    return [run for run in runs if not is_load(run)]
 
 
 def _names(run: Run, name: str) -> bool:
@@ -200,10 +219,11 @@ def _cuts_label(trims: list[Trim]) -> str:
 
 
 def study_frame(runs: list[Run], options: StudyOptions | None = None) -> pd.DataFrame:
-    """One row per scenario: runs, window, cuts, the study's figures over every completed request, the
-    same mean over successful requests only, and geoshard's own headline figure (max sustained, else
-    plateau mean, averaged over the runs)."""
+    """One row per scenario (loads left out): runs, window, cuts, the study's figures over every completed
+    request, the same mean over successful requests only, and geoshard's own headline figure (max
+    sustained, else plateau mean, averaged over the runs)."""
     options = options or StudyOptions()
+    runs = study_runs(runs)
     trims = dict(zip((run.run_id for run in runs), run_trims(runs, options)))
     rows = []
     for scenario in dict.fromkeys(run.scenario for run in runs):
@@ -240,6 +260,9 @@ class AsTheStudyReportsIt(Section):
     """The section: ``study_frame`` as a table, with how it was computed and why it differs."""
 
     title = "As the study reports it"
+
+    def applies(self, frames) -> bool:
+        return bool(study_runs(frames.inputs))  # a report of loads only has no such table
 
     def data(self, frames) -> tuple[pd.DataFrame, StudyOptions]:
         options = frames.study_options or StudyOptions()

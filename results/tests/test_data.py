@@ -1,5 +1,6 @@
 """The numbers: per-second throughput, latency over time, scenario and operation tables."""
 
+import json
 import math
 
 import pandas as pd
@@ -187,3 +188,21 @@ def test_latency_windows_merge_the_histograms_of_their_seconds(simple_run):
     assert list(latency["p95Us"]) == [2000, 1000]
     assert list(latency["p99Us"]) == [2000, 1000]
     assert list(latency["elapsedS"]) == [1.0, 2.5]
+
+
+def test_the_runs_table_lists_each_runs_own_uuid(tmp_path):
+    from tests.synthetic import RunSpec, Sample, Second, write_run
+    folders = []
+    for name, uuid in (("new", "8f0c7a52-3c43-4a43-9a5e-2b1c7e0f6a11"), ("old", None)):
+        folder = write_run(tmp_path / name, RunSpec(seconds=[Second({"READ": Sample([1000], [10])})]))
+        if uuid:
+            meta = json.loads((folder / "run.json").read_text())
+            meta["runUuid"] = uuid
+            (folder / "run.json").write_text(json.dumps(meta))
+        folders.append(folder)
+    frame = data.runs_frame(load_runs(folders))
+    assert frame["runUuid"].tolist() == ["8f0c7a52-3c43-4a43-9a5e-2b1c7e0f6a11", None]
+
+
+def test_a_step_in_which_nothing_succeeded_is_a_breach():
+    assert "nothing" in data.BREACH_VERDICTS

@@ -136,7 +136,11 @@ def test_a_run_shorter_than_its_cuts_has_no_figures(tmp_path):
 
 def test_parse_trims_and_bad_options(tmp_path):
     assert study.parse_trim("200:20") == study.Trim(200, 20)
-    assert study.parse_trim("80") == study.Trim(80, 0)
+    assert study.parse_trim("80:0") == study.Trim(80, 0)
+    for lone in ("5", "80", ":5", "5:", "5:0:1", ""):
+        # Before: "5" was read as 5:0 without a word.
+        with pytest.raises(ValueError, match="expected START:END"):
+            study.parse_trim(lone)
     assert study.parse_run_trim("results/runs/a=b=80:5") == ("results/runs/a=b", study.Trim(80, 5))
     with pytest.raises(ValueError, match="START:END"):
         study.parse_trim("two hundred")
@@ -156,6 +160,29 @@ def test_parse_trims_and_bad_options(tmp_path):
                                                             (str(tmp_path / "a"), study.Trim(2, 2)))))
 
 
+def test_loads_are_left_out_of_the_study_table(tmp_path):
+    runs = [linear_run(tmp_path / "a", "0S", 0)]
+    load = tmp_path / "load"
+    write_run(load, RunSpec(seconds=[Second({"INSERT": Sample([1000], [500])}) for _ in range(300)], label="0S",
+                            command="load"))
+    frame = rows([*runs, load])
+    # Before: the load was a row of its own ("0S [load]"), its inserts counted as the study counted queries.
+    assert list(frame["runs"]) == [1]
+    assert list(frame["scenario"]) == ["0S [run]"]
+    loads_only = load_runs([load])
+    assert len(study.study_frame(loads_only)) == 0
+    assert not study.AsTheStudyReportsIt().applies(type("Frames", (), {"inputs": loads_only})())
+
+
+def test_a_lone_study_trim_is_refused_naming_the_option(tmp_path, capsys):
+    linear_run(tmp_path / "runs" / "a", "0S", 0)
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "runs"), "-o", str(tmp_path / "report"), "--study-trim", "5"])
+    assert exit_info.value.code == 2
+    assert "--study-trim: expected START:END in whole seconds (e.g. 200:20, or 5:0 to cut the start only), not '5'" \
+        in capsys.readouterr().err
+
+
 def test_the_report_has_the_section_and_the_options_reach_it(tmp_path):
     for name, offset in (("a", 0), ("b", 10), ("c", 20)):
         linear_run(tmp_path / "runs" / name, "0S", offset)
@@ -168,7 +195,8 @@ def test_the_report_has_the_section_and_the_options_reach_it(tmp_path):
     assert main([str(tmp_path / "runs"), "-o", str(out2), "-q", "--study-window", "10", "--study-trim", "100:50",
                  "--study-trim-run", f"{tmp_path / 'runs' / 'c'}=10:0"]) == 0
     assert "| 0S | 3 | 10 | 100:50, 100:50, 10:0 | 590 |" in (out2 / "report.md").read_text()
-    for bad in (["--study-trim", "x"], ["--study-trim-run", "80:5"], ["--study-window", "0"]):
+    for bad in (["--study-trim", "x"], ["--study-trim", "5"], ["--study-trim-run", "80:5"],
+                ["--study-trim-run", f"{tmp_path / 'runs' / 'c'}=10"], ["--study-window", "0"]):
         with pytest.raises(SystemExit) as exit_info:
             main([str(tmp_path / "runs"), "-o", str(out2), *bad])
         assert exit_info.value.code == 2

@@ -55,6 +55,12 @@ public final class GeoWorkload extends Workload implements RequiresContracts, De
       YcsbCounts counts = YcsbCounts.fromProperties(properties);
       insertStart = counts.insertStart();
       insertCount = counts.insertCountOf(dataset.size());
+      if (counts.insertCount() < 0 && insertStart > 0 && insertStart >= dataset.size()) {
+        // insertcount unset is the rest of the dataset from insertstart: here nothing, which no load can insert.
+        throw new ConfigException("Property insertstart (" + insertStart + ") is not below the " + dataset.size()
+            + " restaurants of the dataset (geo.scale " + settings.scale() + "): no restaurant is left to load from"
+            + " there; set insertstart below " + dataset.size() + ".");
+      }
       if (insertStart + insertCount > dataset.size()) {
         throw new ConfigException("Properties insertstart (" + insertStart + ") + insertcount (" + insertCount
             + ") exceed the " + dataset.size() + " restaurants of the dataset.");

@@ -130,4 +130,17 @@ class GeoWorkloadTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("exceed the");
   }
+
+  @Test
+  void anInsertStartAtOrPastTheEndOfTheDatasetIsRefusedWithItsNumbers() throws Exception {
+    GeoWorkload sized = new GeoWorkload();
+    sized.init(props("sized"));
+    long size = sized.insertCount();
+    for (long start : new long[] {size, size + 1, 5_000_000}) {
+      // Before: insertstart at the end read as "Nothing to load: set property 'recordcount'", past it as
+      // "insertcount (0)", a count the user never gave.
+      assertThatThrownBy(() -> new GeoWorkload().init(props("past", "insertstart", Long.toString(start))))
+          .hasMessageContaining("Property insertstart (" + start + ") is not below the " + size + " restaurants");
+    }
+  }
 }

@@ -68,6 +68,11 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
       mainThreads = counts.threads();
       insertStart = counts.insertStart();
       insertCount = counts.insertCountOf(settings.users());
+      if (counts.insertCount() < 0 && insertStart > 0 && insertStart >= settings.users()) {
+        // insertcount unset is the users from insertstart on: here none, which no load can insert.
+        throw new ConfigException("Property insertstart (" + insertStart + ") is not below ll.users ("
+            + settings.users() + "): no user is left to load from there; set insertstart below " + settings.users() + ".");
+      }
       if (insertStart + insertCount > settings.users()) {
         throw new ConfigException("Properties insertstart (" + insertStart + ") + insertcount (" + insertCount
             + ") exceed ll.users (" + settings.users() + ").");

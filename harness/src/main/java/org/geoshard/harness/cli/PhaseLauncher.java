@@ -122,7 +122,8 @@ public final class PhaseLauncher {
     }
   }
 
-  private int report(RunResult result) throws IOException {
+  /** Prints the summary and turns the outcome into the exit code, with one line for what went wrong. */
+  int report(RunResult result) throws IOException {
     out.print(Files.readString(result.folder().resolve(RunFolder.SUMMARY_TXT)));
     out.flush();
     LOG.info("Run folder: {}", result.folder());
@@ -133,6 +134,12 @@ public final class PhaseLauncher {
     if (result.preparationFailed()) {
       LOG.error("{} ({} operations failed, {} threads failed); see {}.", result.preparationFailure(), result.errors(),
           result.threadFailures(), result.folder().resolve(RunFolder.RUN_JSON));
+      return ExitCodes.FAILED;
+    }
+    if (result.nothingSucceeded()) {
+      // A run that measured nothing is no result, even when no operation failed (one that never ended).
+      LOG.error("Nothing was measured: no operation succeeded ({} ended, {} of them failed, stopped: {}); see {}.",
+          result.operations(), result.errors(), result.stopReason().label(), result.folder().resolve(RunFolder.SUMMARY_TXT));
       return ExitCodes.FAILED;
     }
     if (result.hasFailures()) {

@@ -31,6 +31,34 @@ public record YcsbCounts(int threads, long recordCount, long insertStart, long i
     return new YcsbCounts(threads, records, start, count);
   }
 
+  /**
+   * Why YCSB 0.17.0's {@code CoreWorkload} could not choose a key with these counts, or null when it
+   * can. It reads {@code recordcount} 0 or unset as {@link Integer#MAX_VALUE} and an unset
+   * {@code insertcount} as {@code recordcount - insertstart}, and draws keys from {@code insertstart} to
+   * {@code insertstart + insertcount - 1}: with no key in that range a run's key chooser never returns
+   * (no operation ends), and a range beyond {@code recordcount} makes it exit the JVM.
+   */
+  public String coreWorkloadKeyRangeProblem() {
+    long records = recordCount > 0 ? recordCount : Integer.MAX_VALUE;
+    long count = insertCount >= 0 ? insertCount : records - insertStart;
+    String recordsSaid = recordCount > 0 ? "recordcount (" + recordCount + ")"
+        : "recordcount (unset: " + Integer.MAX_VALUE + " for YCSB's CoreWorkload)";
+    if (insertCount < 0 && count <= 0) {
+      return "Property insertstart (" + insertStart + ") is not below " + recordsSaid + ": insertcount, unset, is"
+          + " recordcount - insertstart = " + count + ", so YCSB's CoreWorkload has no key to choose (its keys run from"
+          + " insertstart to insertstart + insertcount - 1); set insertstart below recordcount.";
+    }
+    if (count <= 0) {
+      return "Property insertcount is 0: YCSB's CoreWorkload has no key to choose (its keys run from insertstart ("
+          + insertStart + ") to insertstart + insertcount - 1); set insertcount to 1 or more, or leave it unset.";
+    }
+    if (insertStart + count > records) {
+      return "Properties insertstart (" + insertStart + ") + insertcount (" + count + ") = " + (insertStart + count)
+          + " exceed " + recordsSaid + ": YCSB's CoreWorkload keys run from 0 to recordcount - 1.";
+    }
+    return null;
+  }
+
   /** {@code insertcount}, or when unset every record from {@code insertstart} on of {@code records}. */
   public long insertCountOf(long records) {
     return insertCount >= 0 ? insertCount : Math.max(0, records - insertStart);

@@ -18,6 +18,8 @@ public enum StopReason {
   TIMEOUT,
   /** Ramp: a step had more errors than {@code sla.maxerrors}. */
   ERRORS,
+  /** Ramp: no operation succeeded in a step (whatever {@code sla.maxerrors} allows). */
+  NOTHING,
   /** Operations failed and none succeeded for {@code giveup.s} seconds (the database is gone). */
   GIVEUP,
   /** Ramp: the last step ({@code ramp.maxthreads}, or {@code ramp.rate.max}) met the rule. */

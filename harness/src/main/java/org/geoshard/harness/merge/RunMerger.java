@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.HdrHistogram.Histogram;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.harness.measure.Interval;
@@ -19,6 +20,7 @@ import org.geoshard.harness.measure.StopReason;
 import org.geoshard.harness.measure.Totals;
 import org.geoshard.harness.output.HlogWriters;
 import org.geoshard.harness.output.RunFolder;
+import org.geoshard.harness.output.RunRecord;
 import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.output.Summary;
 import org.geoshard.harness.output.TimeseriesWriter;
@@ -61,6 +63,11 @@ public final class RunMerger {
     List<SourceRun> runs = new ArrayList<>();
     for (Path source : sources) {
       runs.add(SourceRun.read(source));
+    }
+    // Before anything else, and never lifted: a run added to itself doubles its throughput and threads.
+    List<String> repeated = CountedOnce.repeated(runs);
+    if (!repeated.isEmpty()) {
+      throw new ConfigException(repeated);
     }
     List<String> differences = MergeCheck.problems(runs);
     if (!differences.isEmpty() && !allowDifferent) {
@@ -218,6 +225,7 @@ public final class RunMerger {
     JsonNode first = runs.get(0).record();
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("command", "merge");
+    record.put(RunRecord.RUN_UUID, UUID.randomUUID().toString());  // the merged folder is a run of its own
     record.put("binding", RunFolder.json().convertValue(first.get("binding"), Object.class));
     record.put("workload", first.path("workload").asText());
     record.put("label", first.path("label").asText());
@@ -226,10 +234,18 @@ public final class RunMerger {
     for (SourceRun run : runs) {
       Map<String, Object> source = new LinkedHashMap<>();
       source.put("folder", run.folder().toString());
+      if (run.record().hasNonNull(RunRecord.RUN_UUID)) {
+        source.put(RunRecord.RUN_UUID, run.record().get(RunRecord.RUN_UUID).asText());
+      }
+      source.put("identityKey", CountedOnce.identityOf(run.record()));
       source.put("command", run.record().path("command").asText());
       source.put("host", RunFolder.json().convertValue(run.record().get("host"), Object.class));
       source.put("startTime", run.record().path("startTime").asText());
       source.put("stopReason", run.summary().path("stopReason").asText());
+      if (run.record().path("sources").isArray()) {
+        // A merged folder merged again: the runs in it, so that none of them can be added a second time.
+        source.put("sources", RunFolder.json().convertValue(run.record().get("sources"), Object.class));
+      }
       sources.add(source);
     }
     record.put("sources", sources);

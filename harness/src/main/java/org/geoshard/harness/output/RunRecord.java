@@ -17,6 +17,8 @@ import org.geoshard.harness.api.Secrets;
  * which host and versions, when, and why it stopped. Fields are only ever added, never renamed.
  */
 public final class RunRecord {
+  /** The field of a run's unique id (a random UUID written as the phase is created): a run counts once. */
+  public static final String RUN_UUID = "runUuid";
   private final Map<String, Object> fields = new LinkedHashMap<>();
   private final List<Map<String, Object>> preparation = new ArrayList<>();
 

@@ -34,6 +34,11 @@ public record RunResult(Path folder, StopReason stopReason, long runtimeMs, long
   public record Sweep(String group, RampResult steps) {
   }
 
+  /** True when no operation succeeded (all failed, or none ended): the phase measured nothing. */
+  public boolean nothingSucceeded() {
+    return operations - errors <= 0;
+  }
+
   /** True when a preparation step after the load failed: the loaded data is not ready to run on. */
   public boolean preparationFailed() {
     return preparationFailure != null;

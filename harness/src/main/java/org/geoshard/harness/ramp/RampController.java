@@ -38,6 +38,8 @@ public final class RampController extends SteppedController {
         return new Stop(StopReason.TIMEOUT);
       case ERRORS:
         return new Stop(StopReason.ERRORS);
+      case NOTHING:
+        return new Stop(StopReason.NOTHING);
       default:
         break;
     }

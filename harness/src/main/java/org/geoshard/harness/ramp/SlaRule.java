@@ -6,7 +6,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The latency rule of the max-throughput search, judged on one window's histograms: at least
  * {@code percentile}% of the requests finish within {@code latencyUs}, none takes longer than
- * {@code timeoutUs}, and there are at most {@code maxErrors} errors. With {@code perOperation} every
+ * {@code timeoutUs}, there are at most {@code maxErrors} errors, and at least one request succeeded
+ * (a window in which none did measured nothing: it never passes). With {@code perOperation} every
  * operation must meet the latency share on its own too.
  *
  * <p>With {@link Kind#STATED} (the default) the share is counted from the histogram
@@ -55,6 +56,9 @@ public record SlaRule(double percentile, long latencyUs, long timeoutUs, long ma
     }
     if (errors > maxErrors) {
       return Verdict.ERRORS;
+    }
+    if (overall.getTotalCount() == 0) {
+      return Verdict.NOTHING;  // an empty histogram is "100% within the limit": not a pass
     }
     if (!withinLatency(overall)) {
       return Verdict.SLA;

@@ -12,6 +12,11 @@ public enum Verdict {
   TIMEOUT,
   /** More errors than allowed. */
   ERRORS,
+  /**
+   * No operation succeeded in the step (all failed, or none ended): nothing was measured, so nothing
+   * met the rule, whatever {@code sla.maxerrors} allows.
+   */
+  NOTHING,
   /** The run stopped before the step's window was complete; it is not judged. */
   PARTIAL;
 

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import org.geoshard.harness.measure.StopReason;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.binding.Binding;
@@ -45,6 +46,9 @@ final class RunRecorder {
         settings.folderLabel());
     RunRecord record = new RunRecord(command, binding.name(), binding.type().getName(), settings.workloadClass(),
         settings.label(), properties);
+    // Unique per execution, so that merge counts a run once (a copy of its folder keeps it). Not from
+    // `seed`: repetitions of a scenario share their seed, and each is a run of its own.
+    record.put(RunRecord.RUN_UUID, UUID.randomUUID().toString());
     record.put("data", plan.data().stream().map(DataRole::name).sorted().toList());
     record.put("threads", settings.initialThreads()).put("plannedOperations", plan.plannedOperations())
         .put("seed", settings.seed())

@@ -74,7 +74,10 @@ public final class WorkloadLoader {
     }
   }
 
-  /** YCSB 0.17.0's CoreWorkload calls System.exit on these; refuse them first with a clear message. */
+  /**
+   * YCSB 0.17.0's CoreWorkload calls System.exit on some of these and never chooses a key with others;
+   * refuse them first with a clear message and the numbers.
+   */
   private static void guardCoreWorkload(Properties properties) throws ConfigException {
     // dataintegrity and fieldlengthdistribution are CoreWorkload's own names (YCSB's catalog, not the harness's)
     PropertyReader in = new PropertyReader(properties);
@@ -90,9 +93,9 @@ public final class WorkloadLoader {
       problems.addAll(e.problems());
       throw new ConfigException(problems);
     }
-    if (counts.insertCount() >= 0 && counts.recordCount() >= 0
-        && counts.insertStart() + counts.insertCount() > counts.recordCount()) {
-      problems.add("Properties insertstart + insertcount must not exceed recordcount.");
+    String keyRange = counts.coreWorkloadKeyRangeProblem();
+    if (keyRange != null) {
+      problems.add(keyRange);
     }
     problems.addAll(in.problems());
     if (!problems.isEmpty()) {

@@ -168,6 +168,73 @@ class MergeIdentityTest {
         "--allow-different")).isEqualTo(ExitCodes.OK);
   }
 
+  private static void assertCountedOnce(List<Path> sources, String out, String sentence) {
+    for (boolean allowDifferent : new boolean[] {false, true}) {
+      assertThatThrownBy(() -> RunMerger.merge(sources, dir.resolve(out + "-" + allowDifferent), allowDifferent))
+          .isInstanceOf(ConfigException.class)
+          .satisfies(e -> {
+            List<String> problems = ((ConfigException) e).problems();
+            assertThat(problems).hasSize(1);
+            assertThat(problems.get(0)).contains(sentence).endsWith("a run counts once, even with --allow-different.")
+                .doesNotContain("\n");
+          });
+      assertThat(dir.resolve(out + "-" + allowDifferent)).doesNotExist();
+    }
+  }
+
+  @Test
+  void aRunGivenTwiceIsRefusedEvenWithAllowDifferent() throws Exception {
+    // Before: rc 0, and the merged throughput, operations and threads were twice the run's.
+    Path a = dir.resolve("a");
+    String id = JSON.readTree(a.resolve("run.json").toFile()).get("runUuid").asText();
+    assertCountedOnce(List.of(a, a), "twice", a + " is given 2 times (runUuid " + id + ")");
+    assertCountedOnce(List.of(a, Path.of(a + "/")), "slash", a + " is given 2 times");
+    Path copy = dir.resolve("copy-of-a");
+    copyFolder(a, copy);
+    assertCountedOnce(List.of(a, copy), "copy", a + " and " + copy + " hold the same run (runUuid " + id + ")");
+    assertThat(Main.commandLine().execute("merge", a.toString(), a.toString(), "-o", dir.resolve("cli-twice").toString(),
+        "--allow-different")).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
+  void aRunInsideAMergedFolderIsNotMergedAgain() throws Exception {
+    Path a = dir.resolve("a");
+    Path merged = RunMerger.merge(List.of(a, dir.resolve("same")), dir.resolve("merged-a-same")).folder();
+    JsonNode record = JSON.readTree(merged.resolve("run.json").toFile());
+    assertThat(record.get("runUuid").asText()).as("a run of its own")
+        .isNotEqualTo(record.at("/sources/0/runUuid").asText());
+    assertCountedOnce(List.of(merged, a), "inside", "the merged folder " + merged + " and " + a + " hold the same run");
+    assertCountedOnce(List.of(merged, merged), "merged-twice", "the merged folder " + merged + " is given 2 times");
+    // Merged once more (with a run of another command, allowed): the runs inside still count.
+    Path nested = RunMerger.merge(List.of(merged, dir.resolve("load")), dir.resolve("merged-nested"), true).folder();
+    assertCountedOnce(List.of(dir.resolve("same"), nested), "nested", "hold the same run");
+  }
+
+  @Test
+  void foldersWithoutARunUuidAreMatchedByIdentityHostAndStartTime() throws Exception {
+    List<Path> old = new ArrayList<>();
+    for (String name : List.of("a", "a", "same")) {
+      Path copy = dir.resolve("uuidless-" + name + "-" + old.size());
+      copyFolder(dir.resolve(name), copy);
+      ObjectNode record = (ObjectNode) JSON.readTree(copy.resolve("run.json").toFile());
+      record.remove("runUuid");
+      JSON.writeValue(copy.resolve("run.json").toFile(), record);
+      old.add(copy);
+    }
+    String start = JSON.readTree(old.get(0).resolve("run.json").toFile()).get("startTime").asText();
+    assertCountedOnce(List.of(old.get(0), old.get(1)), "uuidless", "hold the same run (no runUuid, written before runs"
+        + " had one: the same identity, host ");
+    assertCountedOnce(List.of(old.get(0), old.get(1)), "uuidless-start", "and start time " + start + ")");
+    // Two clients of one scenario on this host that started apart are two runs.
+    assertThat(RunMerger.merge(List.of(old.get(0), old.get(2)), dir.resolve("uuidless-merged")).operations()).isPositive();
+    // And an older merged folder (its sources without runUuid) still knows the runs in it.
+    Path oldMerged = RunMerger.merge(List.of(old.get(0), old.get(2)), dir.resolve("uuidless-merged-2")).folder();
+    ObjectNode record = (ObjectNode) JSON.readTree(oldMerged.resolve("run.json").toFile());
+    record.withArray("sources").forEach(source -> ((ObjectNode) source).remove("identityKey"));
+    JSON.writeValue(oldMerged.resolve("run.json").toFile(), record);
+    assertCountedOnce(List.of(oldMerged, old.get(1)), "uuidless-inside", "hold the same run");
+  }
+
   private static void copyFolder(Path from, Path to) throws Exception {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {

@@ -110,6 +110,15 @@ class RampRunTest {
     }
   }
 
+  /** Every read fails at once: a server that answers every request with an error. */
+  public static final class AlwaysFailingDB extends NoopDB {
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      LockSupport.parkNanos(200_000);
+      return Status.ERROR;
+    }
+  }
+
   private Properties props(String... pairs) {
     Properties p = new Properties();
     p.setProperty("workload", CoreWorkload.class.getName());
@@ -258,5 +267,21 @@ class RampRunTest {
     assertThat(result.stopReason()).isNotEqualTo(StopReason.ERRORS);
     assertThat(result.errors()).isPositive();
     assertThat(result.hasFailures()).as("so the command exits 1").isTrue();
+  }
+
+  @Test
+  void aRampInWhichNothingSucceedsStopsAtItsFirstStepWhateverTheErrorsAllowed() throws Exception {
+    // Before: every step read "0 ops/s ... pass" and the peak was 0.0 at step 1.
+    RunResult result = runner(props("ramp.mode", "threads", "ramp.start", "1", "ramp.step", "1", "ramp.interval", "2",
+        "ramp.maxthreads", "3", "sla.latency.ms", "5000", "sla.maxerrors", "100000000"), AlwaysFailingDB.class).execute();
+    assertThat(result.stopReason()).isEqualTo(StopReason.NOTHING);
+    assertThat(result.ramp().steps().get(0).verdict()).isEqualTo(Verdict.NOTHING);
+    assertThat(result.ramp().steps()).hasSize(1);
+    assertThat(result.ramp().maxSustainedThroughput()).isNull();
+    assertThat(result.ramp().peakStep()).isNull();
+    JsonNode summary = new ObjectMapper().readTree(result.folder().resolve("summary.json").toFile());
+    assertThat(summary.get("maxSustainedThroughput").isNull()).isTrue();
+    assertThat(summary.get("peakStep").isNull()).isTrue();
+    assertThat(summary.get("stopReason").asText()).isEqualTo("nothing");
   }
 }

@@ -67,4 +67,17 @@ class SlaRuleTest {
         .isEqualTo(1_999_999);
     assertThat(STUDY.effectiveLimitUs()).isEqualTo(100_000);
   }
+
+  @Test
+  void aWindowInWhichNothingSucceededNeverPassesWhateverTheErrorsAllowed() {
+    SlaRule lenient = new SlaRule(98, 100_000, 10_000_000, 100_000_000, false);
+    Histogram none = OperationMeter.newHistogram();
+    // 16,261 errors and no success: before, an empty histogram was "100% within the limit", a pass.
+    assertThat(lenient.verdict(none, Map.of(), 16_261)).isEqualTo(Verdict.NOTHING);
+    // No operation ended at all (a key chooser that never returns): nothing measured, no pass either.
+    assertThat(lenient.verdict(none, Map.of(), 0)).isEqualTo(Verdict.NOTHING);
+    assertThat(lenient.verdict(latencies(1, 1_000, 0, 0), Map.of(), 16_261)).isEqualTo(Verdict.PASS);
+    // More errors than allowed are still said as such.
+    assertThat(STUDY.verdict(none, Map.of(), 3)).isEqualTo(Verdict.ERRORS);
+  }
 }

@@ -51,4 +51,22 @@ class WindowTest {
     assertThat(step.timeouts()).isEqualTo(1);
     assertThat(step.verdict()).isEqualTo(Verdict.TIMEOUT);
   }
+
+  @Test
+  void aStepOfFailuresOnlyIsNothingAndNeverThePeak() {
+    SlaRule lenient = new SlaRule(98, 50_000, 10_000_000, 100_000_000, false);
+    Window failing = new Window();
+    failing.add(second(1, 0, 500, 1_000));
+    failing.add(second(2, 0, 500, 1_000));
+    StepRecord first = failing.close(1, 4, null, lenient, true);
+    assertThat(first.verdict()).isEqualTo(Verdict.NOTHING);
+    assertThat(first.throughput()).isZero();
+    Window empty = new Window();
+    empty.add(second(3, 0, 0, 0));
+    StepRecord second = empty.close(2, 8, null, lenient, true);
+    assertThat(second.verdict()).isEqualTo(Verdict.NOTHING);
+    RampResult ramp = RampResult.of(RampMode.THREADS, lenient, List.of(first, second));
+    assertThat(ramp.maxSustainedThroughput()).as("none, not 0.0 at step 1").isNull();
+    assertThat(ramp.peakStep()).isNull();
+  }
 }

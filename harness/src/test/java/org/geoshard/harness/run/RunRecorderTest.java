@@ -67,6 +67,18 @@ class RunRecorderTest {
   }
 
   @Test
+  void everyRunHasItsOwnIdFromTheStartEvenWithTheSameSeed() throws Exception {
+    RunRecorder first = recorder("results.dir", dir.resolve("first").toString());
+    RunRecorder second = recorder("results.dir", dir.resolve("second").toString());
+    String id = runJson(first).path("runUuid").asText();
+    assertThat(java.util.UUID.fromString(id).toString()).isEqualTo(id);
+    assertThat(runJson(second).path("runUuid").asText()).isNotEmpty().isNotEqualTo(id);
+    // Kept through the end: the one writer writes it once and never changes it.
+    first.finished(org.geoshard.harness.measure.StopReason.COMPLETED, 0, 1000, true, null);
+    assertThat(runJson(first).path("runUuid").asText()).isEqualTo(id);
+  }
+
+  @Test
   void aFolderThatHoldsARunIsNotOverwritten() throws Exception {
     recorder("results.dir", dir.resolve("one").toString());
     assertThatThrownBy(() -> recorder("results.dir", dir.resolve("one").toString()))

@@ -299,6 +299,34 @@ class RunnerTest {
         .hasMessageContaining("dataintegrity=true");
   }
 
+  @Test
+  @org.junit.jupiter.api.Timeout(120)  // before the refusal, this run never ended
+  void aKeyRangeWithoutAKeyIsRefusedBeforeTheStartWithItsNumbers() {
+    // Before: the key chooser never returned, no operation ended, and the run exited 0.
+    assertThatThrownBy(() -> run(Phase.RUN, workloada("recordcount", "400", "insertstart", "5000000",
+        "operationcount", "10"), NoopDB.class))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("insertstart (5000000) is not below recordcount (400)")
+        .hasMessageContaining("recordcount - insertstart = -4999600");
+    assertThatThrownBy(() -> run(Phase.RUN, workloada("recordcount", "400", "insertstart", "400",
+        "operationcount", "10"), NoopDB.class))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("insertstart (400) is not below recordcount (400)");
+    assertThatThrownBy(() -> run(Phase.RUN, workloada("insertcount", "0", "operationcount", "10"), NoopDB.class))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("Property insertcount is 0");
+    assertThatThrownBy(() -> run(Phase.LOAD, workloada("insertstart", "900", "insertcount", "200"), NoopDB.class))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("insertstart (900) + insertcount (200)").hasMessageContaining("recordcount (1000)");
+    assertThatThrownBy(() -> run(Phase.RUN, workloada("insertstart", "-5", "operationcount", "10"), NoopDB.class))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("insertstart");
+  }
+
+  @Test
+  void aKeyRangeInsideTheRecordsRuns() throws Exception {
+    RunResult result = run(Phase.RUN, workloada("insertstart", "600", "operationcount", "50"), NoopDB.class);
+    assertThat(result.operations()).isEqualTo(50);
+    assertThat(result.nothingSucceeded()).isFalse();
+  }
+
   static Map<String, Long> timeseriesCounts(Path folder) throws IOException {
     List<String> lines = Files.readAllLines(folder.resolve(TimeseriesWriter.FILE_NAME));
     assertThat(lines.get(0)).isEqualTo(TimeseriesWriter.HEADER);
