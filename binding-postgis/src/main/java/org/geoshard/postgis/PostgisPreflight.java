@@ -100,7 +100,7 @@ final class PostgisPreflight {
 
   /** The table's partitioning from the catalog, against {@code postgis.partition}. */
   Check partitioning(TableCatalog table) {
-    String found = "table " + table.table() + ", " + table.partitioning();
+    String found = table.table() + ", " + table.partitioning();
     String problem = runChecks.partitioningProblem(table, cells);
     if (problem != null) {
       return Check.fail("table", problem);

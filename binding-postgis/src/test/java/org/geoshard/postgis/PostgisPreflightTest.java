@@ -105,7 +105,7 @@ class PostgisPreflightTest {
     assertThat(checks).allMatch(c -> c.status() == Preflight.Verdict.OK, "all ok");
     assertThat(named(checks, "server version").detail()).matches("PostgreSQL \\d+.*");
     assertThat(named(checks, "PostGIS version").detail()).matches("\\d+\\.\\d+.*");
-    assertThat(named(checks, "table").detail()).isEqualTo("table t_preflight, a plain table");
+    assertThat(named(checks, "table").detail()).isEqualTo("t_preflight, a plain table");
     assertThat(named(checks, "GiST index").detail()).isEqualTo("on t_preflight.location");
     assertThat(named(checks, "rows").detail()).isEqualTo(String.format(
         "t_preflight holds %,d rows (the scenario's dataset: %,d)", rows, rows));
