@@ -59,6 +59,9 @@ final class PostgisRunChecks {
     if (data.contains(LastLocationContract.HISTORY)) {
       emptyOrAbsent(PostgisLastLocation.HISTORY, onlyInserts, refusals);
     }
+    if (data.contains(LastLocationContract.LAST_KNOWN) && declaration.expected().of(LastLocationContract.LAST_KNOWN) != null) {
+      emptyOrAbsent(PostgisLastLocation.LKL, onlyInserts, refusals);  // the readers read it (kept unless insert-only)
+    }
     return refusals;
   }
 

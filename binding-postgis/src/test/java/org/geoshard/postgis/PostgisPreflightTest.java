@@ -50,13 +50,17 @@ class PostgisPreflightTest {
 
   /** What the run says before its threads start: its refusal's message, or null when it would start. */
   private static String runRefusal(Properties p) throws Exception {
+    return runRefusal(p, Set.of(GeoContract.RESTAURANTS));
+  }
+
+  private static String runRefusal(Properties p, Set<org.geoshard.harness.api.DataRole> roles) throws Exception {
     PostgisDB db = new PostgisDB();
     db.setProperties(p);
     try (SharedObjects shared = new SharedObjects(declared(p))) {
       db.joinRun(shared);
       db.init();
       try {
-        Throwable refused = catchThrowable(() -> db.checkBeforeRun(Set.of(GeoContract.RESTAURANTS)));
+        Throwable refused = catchThrowable(() -> db.checkBeforeRun(roles));
         return refused == null ? null : refused.getMessage();
       } finally {
         db.cleanup();
@@ -64,8 +68,9 @@ class PostgisPreflightTest {
     }
   }
 
+  /** What bin/ycsb preflight hands the binding: the declaration of the initialised workload the properties name. */
   private static DataDeclaration declared(Properties p) throws Exception {
-    return DataDeclaration.ofInitialised(workload(p), p);
+    return org.geoshard.harness.run.WorkloadLoader.initialisedDeclaration(p);
   }
 
   private static GeoWorkload workload(Properties p) throws Exception {
@@ -177,6 +182,27 @@ class PostgisPreflightTest {
     List<Check> load = preflight(p, Before.LOAD);
     assertThat(load).noneMatch(c -> c.status() == Preflight.Verdict.FAIL);
     assertThat(named(load, "rows").detail()).startsWith("t_preflight_empty is empty or absent: a load fills it (");
+  }
+
+  @Test
+  void theLocationStreamsTablesAreCountedAndEmptyOnesRefusedBeforeARun() throws Exception {
+    sql("DROP TABLE IF EXISTS ll_history CASCADE");
+    sql("DROP TABLE IF EXISTS ll_lkl CASCADE");
+    Properties p = LocalPostgis.properties("t_preflight_ll");
+    p.remove("postgis.drop");
+    p.setProperty("workload", org.geoshard.lastlocation.LastLocationWorkload.class.getName());
+    p.setProperty("ll.users", "50");
+    p.setProperty("ll.history.peruser", "2");
+    List<Check> load = preflight(p, Before.LOAD);
+    assertThat(load).filteredOn(c -> c.name().equals("rows")).extracting(Check::detail).containsExactly(
+        "ll_history is empty or absent: a load fills it (100 rows)", "ll_lkl is empty or absent: a load fills it (50 rows)");
+    String history = "Table ll_history at " + LocalPostgis.URL + " holds no records, and this run reads loaded data: load it"
+        + " first (bin/ycsb load with the same properties), or check the table, collection or URL.";
+    String lkl = history.replace("ll_history", "ll_lkl");
+    List<Check> run = preflight(p, Before.RUN);
+    assertThat(run).contains(Check.fail("the run would refuse", history), Check.fail("the run would refuse", lkl));
+    assertThat(runRefusal(p, Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+        org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN))).isEqualTo(history + " " + lkl);
   }
 
   /** Properties of the geo workload on a table of the test's own, not loaded. */
