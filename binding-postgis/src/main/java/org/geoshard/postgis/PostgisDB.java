@@ -52,6 +52,7 @@ public final class PostgisDB extends DB
   private PostgisPreparation preparation;
   private PostgisTopology topology;
   private PostgisPreflight preflight;
+  private PostgisRunChecks runChecks;
 
   @Override
   public void joinRun(RunContext context) {
@@ -92,7 +93,8 @@ public final class PostgisDB extends DB
         batchOutcomes);
     preparation = new PostgisPreparation(settings, cells, live, stream, context.data(), getProperties());
     topology = new PostgisTopology(settings, cells, sql, context.data());
-    preflight = new PostgisPreflight(settings, cells, sql);
+    runChecks = new PostgisRunChecks(settings, cells, live, context.data());
+    preflight = new PostgisPreflight(settings, cells, live, context.data(), runChecks);
     try {
       if (!sql.postgisInstalled()) {
         throw new DBException("PostGIS is not installed in the database of " + settings.maskedUrl()
@@ -195,7 +197,25 @@ public final class PostgisDB extends DB
   }
 
   @Override
-  public List<Preflight.Check> preflight() throws DBException {
-    return preflight.checks();
+  public List<Preflight.Check> preflight(Preflight.Before before) throws DBException {
+    return preflight.checks(before);
+  }
+
+  /**
+   * Refuses a run before its threads start with what {@link PostgisRunChecks} finds (the sentences
+   * {@code bin/ycsb preflight} prints): a missing or empty table, a partitioning the table does not
+   * have, a missing GiST index (unless {@code postgis.allowSeqScan=true}).
+   */
+  @Override
+  public void checkBeforeRun(Set<DataRole> data) throws DBException {
+    List<String> refusals;
+    try {
+      refusals = runChecks.refusals(data);
+    } catch (SQLException e) {
+      throw new DBException("Could not check the tables before the run: " + e.getMessage(), e);
+    }
+    if (!refusals.isEmpty()) {
+      throw new DBException(String.join(" ", refusals));
+    }
   }
 }

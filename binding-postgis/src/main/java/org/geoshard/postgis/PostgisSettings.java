@@ -14,12 +14,14 @@ import org.geoshard.harness.config.PropertyReader;
  * @param indexAfterLoad build the GiST index after the load (default) rather than before
  * @param drop drop the tables before a load
  * @param append load into tables that already hold rows (a load split over several clients)
+ * @param allowSeqScan a run may search a restaurants table without its GiST index (measuring sequential scans
+ *     on purpose; said in run.json's topology); otherwise such a run is refused before its start
  * @param statusInterval the harness's {@code status.interval}: how often a long index build says how far it is
  *     (zero: never)
  */
 public record PostgisSettings(String url, String user, String password, String table, int batchSize,
                               boolean indexAfterLoad, boolean drop, boolean append, Duration connectTimeout,
-                              Duration statusInterval) {
+                              Duration statusInterval, boolean allowSeqScan) {
 
   public static final String URL = "postgis.url";
   public static final String USER = "postgis.user";
@@ -29,6 +31,7 @@ public record PostgisSettings(String url, String user, String password, String t
   public static final String DROP = "postgis.drop";
   public static final String APPEND = "postgis.append";
   public static final String CONNECT_TIMEOUT = "postgis.connectTimeout";
+  public static final String ALLOW_SEQ_SCAN = "postgis.allowSeqScan";
   public static final String BATCH_SIZE = "batchsize";
   /** The harness's property (it checks the value first), read here as the harness reads it. */
   public static final String STATUS_INTERVAL = "status.interval";
@@ -51,6 +54,7 @@ public record PostgisSettings(String url, String user, String password, String t
     IndexWhen when = in.choice(INDEX_WHEN, IndexWhen.AFTER, IndexWhen.class);
     boolean drop = in.bool(DROP, false);
     boolean append = in.bool(APPEND, false);
+    boolean allowSeqScan = in.bool(ALLOW_SEQ_SCAN, false);
     Duration connectTimeout = in.seconds(CONNECT_TIMEOUT, Duration.ofSeconds(5), 1);
     Duration statusInterval = in.seconds(STATUS_INTERVAL, Duration.ofSeconds(10), 0);
     // Like libpq, fall back to PGUSER and PGPASSWORD, so that a password need not be on a command line.
@@ -58,7 +62,7 @@ public record PostgisSettings(String url, String user, String password, String t
     String password = in.string(PASSWORD, System.getenv("PGPASSWORD"));
     in.throwIfProblems();
     return new PostgisSettings(url, user, password, table, batchSize, when == IndexWhen.AFTER, drop, append,
-        connectTimeout, statusInterval);
+        connectTimeout, statusInterval, allowSeqScan);
   }
 
   /** The URL as it may be shown: passwords masked. */

@@ -41,6 +41,9 @@ final class PostgisTopology {
       topology.put("postgis", sql.string("SELECT postgis_lib_version()"));
       topology.put("url", settings.maskedUrl());
       topology.put("partition", cells.partitioned() ? "cells:" + cells.partitions() : "none");
+      if (settings.allowSeqScan()) {
+        topology.put("allowSeqScan", true);  // the run searched without its GiST index, on purpose
+      }
       if (sql.relationExists(table)) {
         topology.put("table", table);
         topology.put("rows", sql.count(table));

@@ -23,7 +23,8 @@ class PostgisPropertiesTest {
       new Properties(),
       of("postgis.url", "jdbc:postgresql://h:5432/db", "postgis.user", "u", "postgis.password", "p",
           "postgis.table", "t", "postgis.index.when", "before", "postgis.drop", "true", "postgis.append", "true",
-          "postgis.connectTimeout", "3", "batchsize", "10", "status.interval", "0", "postgis.partition", "none"),
+          "postgis.allowSeqScan", "true", "postgis.connectTimeout", "3",
+          "batchsize", "10", "status.interval", "0", "postgis.partition", "none"),
       of("postgis.partition", "cells:4"),
       of("postgis.url", "mysql://x", "postgis.table", "a b", "batchsize", "0", "postgis.partition", "cells:x"),
   };
@@ -47,7 +48,7 @@ class PostgisPropertiesTest {
     assertThat(new PostgisProperties().names()).containsExactlyInAnyOrder(PostgisSettings.URL, PostgisSettings.USER,
         PostgisSettings.PASSWORD, PostgisSettings.TABLE, PostgisSettings.INDEX_WHEN, PostgisSettings.DROP,
         PostgisSettings.APPEND, PostgisSettings.CONNECT_TIMEOUT, PostgisSettings.BATCH_SIZE,
-        PostgisSettings.STATUS_INTERVAL, CellPartitioning.PARTITION);
+        PostgisSettings.STATUS_INTERVAL, PostgisSettings.ALLOW_SEQ_SCAN, CellPartitioning.PARTITION);
   }
 
   @Test
@@ -63,6 +64,7 @@ class PostgisPropertiesTest {
     UnknownProperties unknown = UnknownProperties.fromClassPath();
     assertThat(unknown.problems(of("postgis.tabel", "t"))).anyMatch(p -> p.contains("postgis.tabel")
         && p.contains("postgis.table"));
+    assertThat(unknown.problems(of("postgis.allowSeqScan", "true"))).isEmpty();
     assertThat(new PostgisProperties().problems(of("postgis.partition", "cells:0", "batchsize", "0"))).hasSize(2);
   }
 }

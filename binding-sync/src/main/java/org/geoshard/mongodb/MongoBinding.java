@@ -14,8 +14,10 @@ import org.geoshard.geo.contract.GeoHit;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.Restaurant;
 import org.geoshard.harness.api.BatchOutcomes;
+import org.geoshard.harness.api.DataDeclaration;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DescribesTopology;
+import org.geoshard.harness.api.ExpectedData;
 import org.geoshard.harness.api.ExplainsOperations;
 import org.geoshard.harness.api.ExplainsOperations.QueryExplain;
 import org.geoshard.harness.api.JoinsRun;
@@ -23,8 +25,10 @@ import org.geoshard.harness.api.ObservesServers;
 import org.geoshard.harness.api.ServerProbe;
 import org.geoshard.harness.api.WatchesStages;
 import org.geoshard.harness.api.Preparable;
+import org.geoshard.harness.api.Preflight.Before;
 import org.geoshard.harness.api.Preflight.Check;
 import org.geoshard.harness.api.RunContext;
+import org.geoshard.harness.api.Secrets;
 import org.geoshard.harness.api.StandaloneRun;
 import org.geoshard.harness.config.ConfigException;
 import org.geoshard.lastlocation.contract.DelegatingLastLocation;
@@ -249,6 +253,10 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
    */
   @Override
   public void checkBeforeRun(Set<DataRole> data) throws DBException {
+    List<String> refusals = runRefusals(data);
+    if (!refusals.isEmpty()) {
+      throw new MongoStartException(String.join(" ", refusals));
+    }
     if (data.contains(GeoContract.RESTAURANTS)) {
       operations.checkBeforeStart(true);
       String untargeted = untargetedCellKey(control().facts());
@@ -259,6 +267,44 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     if (data.contains(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()) {
       refuseAnLklKeyTheServerCannotUpsert();
     }
+  }
+
+  /**
+   * What a run of the declared data refuses before its threads start, each in one sentence: the geo
+   * collection's checks ({@link CollectionChecks}: sharding, the collection, its 2dsphere index), and a
+   * collection that holds nothing when the run reads loaded data. {@code bin/ycsb preflight} prints the
+   * same sentences: one source for both. (The LastKnownLocation key's problem has a check of its own.)
+   */
+  private List<String> runRefusals(Set<DataRole> data) {
+    SharedClients.Lease lease = control();
+    List<String> refusals = new java.util.ArrayList<>();
+    boolean onlyInserts = context().data().expected().runOnlyInserts();
+    try {
+      if (data.contains(GeoContract.RESTAURANTS)) {
+        String problem = CollectionChecks.problem(lease.client(), lease.facts(), settings, true);
+        if (problem != null) {
+          refusals.add(Secrets.maskText(problem));
+        } else if (!onlyInserts && empty(lease, settings.collection())) {
+          refusals.add(emptySentence(settings.collection()));
+        }
+      }
+      if (data.contains(DataRole.KEY_VALUE) && !onlyInserts && empty(lease, context().data().keyValueTable())) {
+        refusals.add(emptySentence(context().data().keyValueTable()));
+      }
+    } catch (MongoException e) {
+      // Not knowing is not a refusal: the run's own checks say so and go on.
+      LOG.debug("The checks before the run could not read {}", settings.namespace(), e);
+    }
+    return refusals;
+  }
+
+  private boolean empty(SharedClients.Lease lease, String collection) {
+    return database(lease, settings).getCollection(collection).find().limit(1).first() == null;
+  }
+
+  private String emptySentence(String collection) {
+    return ExpectedData.emptyBeforeRun("Collection " + settings.connection().database() + "." + collection + " at "
+        + settings.connection().maskedUrl());
   }
 
   /** A sentence when the cell key is in use on a router that may not target near queries by it, else null. */
@@ -316,10 +362,29 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
 
   /** What {@code bin/ycsb preflight} prints for this binding ({@link MongoPreflight}). */
   @Override
-  public List<Check> preflight() throws DBException {
+  public List<Check> preflight(Before before) throws DBException {
     SharedClients.Lease lease = control();
-    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology(), cellKey.active(),
-        llSettings.lklKeyProblem(lklFacts()));
+    DataDeclaration declared = context().data();
+    Map<String, Object> topology = topology(declared.roles());
+    // The collection topology describes: the restaurants, YCSB's table, or History (whose count is not checked:
+    // the stream may split it over several collections).
+    DataRole counted = declared.declares(GeoContract.RESTAURANTS) ? GeoContract.RESTAURANTS
+        : declared.declares(DataRole.KEY_VALUE) ? DataRole.KEY_VALUE : null;
+    Check count = counted == null || !(topology.get("documents") instanceof Number n) ? null
+        : declared.expected().countCheck("collection", String.valueOf(topology.get("namespace")), counted, "documents",
+            n.longValue(), before);
+    Boolean geoIndex = null;
+    if (declared.declares(GeoContract.RESTAURANTS)) {
+      try {
+        geoIndex = CollectionChecks.hasGeoIndex(database(lease, settings).getCollection(settings.collection())
+            .listIndexes().into(new java.util.ArrayList<>()));
+      } catch (MongoException e) {
+        LOG.debug("indexes of {} unreadable", settings.namespace(), e);
+      }
+    }
+    List<String> refusals = before == Before.RUN ? runRefusals(declared.roles()) : List.of();
+    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology, cellKey.active(),
+        llSettings.lklKeyProblem(lklFacts()), count, refusals, geoIndex);
   }
 
   /**

@@ -7,6 +7,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import org.bson.Document;
+import org.geoshard.geo.contract.Restaurant;
+import org.geoshard.harness.api.Preflight;
 import org.geoshard.harness.api.Preflight.Check;
 
 /**
@@ -26,9 +28,14 @@ final class MongoPreflight {
   /**
    * @param cellKey the ranged cell key is in use (its near queries carry the covering)
    * @param lklKeyProblem why the LastKnownLocation key cannot be upserted on its cluster, or null
+   * @param count the collection's documents against the scenario's dataset (from the topology's count), or
+   *     null to say what the topology holds
+   * @param refusals what the next run would refuse, each in the run's own sentence (none before a load)
+   * @param geoIndex whether the collection has its 2dsphere index on the field the near queries use, or null
+   *     when the scenario makes none
    */
   static List<Check> checks(MongoClient client, ServerFacts facts, MongoSettings settings, Map<String, Object> topology,
-      boolean cellKey, String lklKeyProblem) {
+      boolean cellKey, String lklKeyProblem, Check count, List<String> refusals, Boolean geoIndex) {
     List<Check> checks = new ArrayList<>();
     checks.add(Check.ok("nodes reached", settings.connection().maskedUrl() + (facts.hosts().isEmpty() ? "" : " " + facts.hosts())));
     checks.add(version(facts));
@@ -46,12 +53,17 @@ final class MongoPreflight {
     }
     Object documents = topology.get("documents");
     if (documents == null) {
-      checks.add(Check.warn("collection", settings.namespace() + ": documents unreadable: "
+      checks.add(Check.warn("collection", topology.get("namespace") + ": documents unreadable: "
           + topology.getOrDefault("documentsUnavailable", "")));
-    } else if (documents instanceof Number n && n.longValue() == 0) {
-      checks.add(Check.ok("collection", settings.namespace() + " is empty or absent: a load fills it"));
+    } else if (count != null) {
+      if (!(documents instanceof Number n && n.longValue() == 0 && !refusals.isEmpty())) {
+        checks.add(count);  // an empty collection before a run: the run's refusal below says it
+      }
     } else {
-      checks.add(Check.ok("collection", settings.namespace() + " holds " + documents + " documents"));
+      checks.add(Check.ok("collection", topology.get("namespace") + " holds " + documents + " documents"));
+    }
+    for (String refusal : refusals) {
+      checks.add(Check.fail("the run would refuse", refusal));
     }
     if (facts.sharded()) {
       Object key = topology.get("shardKey");
@@ -68,8 +80,15 @@ final class MongoPreflight {
     }
     checks.addAll(versionChecks(facts, cellKey, lklKeyProblem));
     Object indexes = topology.get("indexes");
-    checks.add(indexes == null ? Check.warn("indexes", "unreadable: " + topology.getOrDefault("indexesUnavailable", ""))
-        : Check.ok("indexes", indexes.toString()));
+    if (indexes == null) {
+      checks.add(Check.warn("indexes", "unreadable: " + topology.getOrDefault("indexesUnavailable", "")));
+    } else if (geoIndex == null || geoIndex) {
+      checks.add(Check.ok("indexes", indexes + (geoIndex == null ? "" : " (2dsphere on '" + Restaurant.LOCATION + "')")));
+    } else {
+      // Before a run, the refusal above says it; before a load, the load builds it.
+      checks.add(new Check("indexes", refusals.isEmpty() ? Preflight.Verdict.OK : Preflight.Verdict.FAIL, indexes
+          + ": no 2dsphere index on '" + Restaurant.LOCATION + "'" + (refusals.isEmpty() ? " (a load builds it)" : "")));
+    }
     checks.add(clockSkew(client));
     return checks;
   }
@@ -90,16 +109,32 @@ final class MongoPreflight {
     return checks;
   }
 
-  private static Check version(ServerFacts facts) {
+  static Check version(ServerFacts facts) {
     ServerVersion fcv = facts.fcv();
+    String server = facts.product().describe(facts.version());
+    if (!facts.product().isMongoDB()) {
+      // What it measures says nothing of MongoDB, and the version it claims decides nothing of its behaviour.
+      return Check.warn("server version", server + ", feature compatibility version "
+          + (fcv == null ? "unreadable" : fcv.major() + "." + fcv.minor()) + ": its measurements say nothing of MongoDB");
+    }
     if (fcv == null) {
-      return Check.ok("server version", facts.version() + ", feature compatibility version unreadable");
+      return Check.warn("server version", server + ", feature compatibility version unreadable (admin.system.version):"
+          + " the binary's version decides the version rules, which may not be the data's");
     }
     if (fcv.major() != facts.version().major() || fcv.minor() != facts.version().minor()) {
-      return Check.warn("server version", facts.version() + " with feature compatibility version " + fcv.major() + "."
+      return Check.warn("server version", server + " with feature compatibility version " + fcv.major() + "."
           + fcv.minor() + ": the older version's behaviour applies (an upgrade not finished?)");
     }
-    return Check.ok("server version", facts.version() + ", feature compatibility version " + fcv.major() + "." + fcv.minor());
+    return Check.ok("server version", server + ", feature compatibility version " + fcv.major() + "." + fcv.minor());
+  }
+
+  /**
+   * {@code localTime} in milliseconds since the epoch: a BSON date from MongoDB, an Int64 (or another
+   * number) from some wire servers; null when absent or of another type.
+   */
+  static Long localTimeMillis(Document hello) {
+    Object value = hello.get("localTime");
+    return value instanceof Date date ? Long.valueOf(date.getTime()) : value instanceof Number n ? Long.valueOf(n.longValue()) : null;
   }
 
   /**
@@ -111,11 +146,11 @@ final class MongoPreflight {
       long sent = System.currentTimeMillis();
       Document hello = client.getDatabase("admin").runCommand(new Document("isMaster", 1));  // every version answers it
       long received = System.currentTimeMillis();
-      Date local = hello.getDate("localTime");
+      Long local = localTimeMillis(hello);
       if (local == null) {
         return Check.warn("clock skew", "the server does not tell its time (no localTime in isMaster)");
       }
-      long skew = local.getTime() - (sent + received) / 2;
+      long skew = local - (sent + received) / 2;
       String detail = "server clock " + (skew >= 0 ? "+" : "") + skew + " ms against this client (round trip "
           + (received - sent) + " ms)";
       return Math.abs(skew) > SKEW_WARN_MS ? Check.warn("clock skew", detail + ": times of servers.csv and the run disagree")

@@ -232,7 +232,7 @@ public final class SharedClients implements AutoCloseable {
     }
     try {
       ServerFacts facts = ServerFacts.read(client);
-      LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));
+      LOG.info("{} at {}", facts.named(), Secrets.maskText(url));
       return new Entry(client, facts, url, counters);
     } catch (RuntimeException e) {
       String message = Failures.describe(e, settings, url, client.getClusterDescription());

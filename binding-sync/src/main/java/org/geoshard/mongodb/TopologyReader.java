@@ -30,6 +30,8 @@ final class TopologyReader {
     String namespace = settings.connection().database() + "." + collection;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("serverVersion", facts.version().toString());
+    out.put("serverProduct", facts.product().name() + (facts.product().ownVersion() == null ? ""
+        : " " + facts.product().ownVersion()));
     out.put("deployment", facts.kind().label());
     if (facts.replicaSet() != null) {
       out.put("replicaSet", facts.replicaSet());

@@ -148,8 +148,13 @@ class ErrorPathsTest {
       assertThatThrownBy(() -> checkBeforeRun(binding(run), geo)).isInstanceOf(MongoStartException.class)
           .hasMessage("Collection ycsb.restaurants does not exist at " + mongo.url("ycsb")
               + ": load it first (bin/ycsb load mongodb-geo -P <workload>).");
-      // A workload that reads no restaurants (YCSB's own) is not asked for them.
-      checkBeforeRun(binding(run), java.util.Set.of(org.geoshard.harness.api.DataRole.KEY_VALUE));
+      // A workload that reads no restaurants (YCSB's own) is not asked for them, but for its own records (issue 37).
+      java.util.Set<org.geoshard.harness.api.DataRole> kv = java.util.Set.of(org.geoshard.harness.api.DataRole.KEY_VALUE);
+      assertThatThrownBy(() -> checkBeforeRun(binding(run), kv)).isInstanceOf(MongoStartException.class)
+          .hasMessage("Collection ycsb.usertable at " + mongo.url("ycsb") + " holds no records, and this run reads loaded "
+              + "data: load it first (bin/ycsb load with the same properties), or check the table, collection or URL.");
+      client.getDatabase("ycsb").getCollection("usertable").insertOne(new org.bson.Document("_id", "user1"));
+      checkBeforeRun(binding(run), kv);
       client.getDatabase("ycsb").getCollection("restaurants").insertOne(RestaurantDocuments.toDocument(
           new Restaurant(1, "n", "c", "Polish", 2000, 1, 1, "$", false, 1, 2)));
       assertThatThrownBy(() -> checkBeforeRun(binding(run), geo)).isInstanceOf(MongoStartException.class)

@@ -225,19 +225,52 @@ public abstract class FerretSuite {
 
   @Test
   void preflightReadsTheServerAndTheCollection() throws Exception {
-    db().getCollection("restaurants").insertOne(new Document("_id", 1L));
-    MongoBinding b = binding();
-    List<org.geoshard.harness.api.Preflight.Check> checks = b.preflight();
-    assertThat(checks).extracting(org.geoshard.harness.api.Preflight.Check::name)
-        .containsExactly("nodes reached", "server version", "topology", "collection", "index build progress", "indexes",
-            "clock skew");
-    // FerretDB says it is MongoDB 7.0: the version table's row of a 4.4+ server.
-    assertThat(MongoPreflightTest.named(checks, "index build progress").detail())
+    Properties p = FerretServer.properties(database, "workload", GeoWorkload.class.getName(), "geo.scale", "0.0001");
+    GeoWorkload workload = new GeoWorkload();
+    workload.init(p);
+    long expected = workload.dataset().size();
+    List<Document> docs = new ArrayList<>();
+    for (long i = 0; i < expected; i++) {
+      docs.add(new Document("_id", i));
+    }
+    db().getCollection("restaurants").insertMany(docs);
+    List<org.geoshard.harness.api.Preflight.Check> run = ferretPreflight(p, workload, org.geoshard.harness.api.Preflight.Before.RUN);
+    assertThat(run).extracting(org.geoshard.harness.api.Preflight.Check::name)
+        .containsExactly("nodes reached", "server version", "topology", "collection", "the run would refuse",
+            "index build progress", "indexes", "clock skew");
+    // FerretDB says it is MongoDB 7.0 (buildInfo's version) but names itself (ferretdbVersion): it is called FerretDB,
+    // and its feature compatibility version (admin.system.version) is unreadable: a warning, never ok.
+    org.geoshard.harness.api.Preflight.Check version = MongoPreflightTest.named(run, "server version");
+    assertThat(version.status()).isEqualTo(org.geoshard.harness.api.Preflight.Verdict.WARN);
+    assertThat(version.detail()).matches("FerretDB 1\\.\\d+\\.\\d+ \\(not MongoDB; it answers as MongoDB 7\\.0\\.\\d+\\), "
+        + "feature compatibility version unreadable: its measurements say nothing of MongoDB");
+    assertThat(MongoPreflightTest.named(run, "index build progress").detail())
         .startsWith("from the IndexBuildsCoordinatorMongod entry of $currentOp");
-    assertThat(checks).noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL);
-    assertThat(MongoPreflightTest.named(checks, "topology").detail()).isEqualTo("standalone");
-    assertThat(MongoPreflightTest.named(checks, "collection").detail()).isEqualTo(database + ".restaurants holds 1 documents");
-    assertThat(MongoPreflightTest.named(checks, "clock skew").detail()).matches("server clock [+-]\\d+ ms .*");
+    assertThat(MongoPreflightTest.named(run, "topology").detail()).isEqualTo("standalone");
+    assertThat(MongoPreflightTest.named(run, "collection").detail()).isEqualTo(String.format(
+        "%s.restaurants holds %,d documents (the scenario's dataset: %,d)", database, expected, expected));
+    // FerretDB has no 2dsphere index: the run refuses, and preflight fails with the run's sentence.
+    assertThat(MongoPreflightTest.named(run, "the run would refuse").detail())
+        .startsWith("Collection " + database + ".restaurants has no 2dsphere index on 'location'");
+    assertThat(MongoPreflightTest.named(run, "clock skew").detail()).matches("server clock [+-]\\d+ ms .*");
+    List<org.geoshard.harness.api.Preflight.Check> load = ferretPreflight(p, workload, org.geoshard.harness.api.Preflight.Before.LOAD);
+    assertThat(load).noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL);
+  }
+
+  private List<org.geoshard.harness.api.Preflight.Check> ferretPreflight(Properties p, GeoWorkload workload,
+      org.geoshard.harness.api.Preflight.Before before) throws Exception {
+    MongoBinding b = newBinding();
+    b.setProperties(p);
+    try (org.geoshard.harness.api.SharedObjects shared = new org.geoshard.harness.api.SharedObjects(
+        org.geoshard.harness.api.DataDeclaration.ofInitialised(workload, p))) {
+      b.joinRun(shared);
+      b.init();
+      try {
+        return b.preflight(before);
+      } finally {
+        b.cleanup();
+      }
+    }
   }
 
   private static LocationEvent event(String user, long ts, int cell) {

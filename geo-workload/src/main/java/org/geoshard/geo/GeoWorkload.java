@@ -2,6 +2,7 @@ package org.geoshard.geo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -18,6 +19,7 @@ import org.geoshard.geo.query.QuerySession;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.api.KnowsDatasetSize;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.RequiresContracts;
 import org.geoshard.harness.api.Seeds;
@@ -37,7 +39,8 @@ import site.ycsb.WorkloadException;
  * performs search sessions, one query per operation: {@code GEO_NEAR}, {@code GEO_NEAR_FILTERED},
  * {@code GEO_NEXT_PAGE}. Bindings serve it by implementing {@link GeoContract}.
  */
-public final class GeoWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount {
+public final class GeoWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount,
+    KnowsDatasetSize {
   private static final Logger LOG = LoggerFactory.getLogger(GeoWorkload.class);
 
   private GeoSettings settings;
@@ -88,6 +91,18 @@ public final class GeoWorkload extends Workload implements RequiresContracts, De
   @Override
   public long insertCount() {
     return insertCount;
+  }
+
+  /** The whole dataset (every client's part of a split load): its restaurants, exactly, as {@code --stats} counts them. */
+  @Override
+  public Map<DataRole, Long> datasetSize() {
+    return Map.of(GeoContract.RESTAURANTS, dataset.size());
+  }
+
+  /** A run only searches. */
+  @Override
+  public boolean runAddsRecords() {
+    return false;
   }
 
   /** What a load fills and a run reads; no other data is prepared, dropped or counted for it. */

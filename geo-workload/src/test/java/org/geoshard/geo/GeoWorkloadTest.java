@@ -143,4 +143,24 @@ class GeoWorkloadTest {
           .hasMessageContaining("Property insertstart (" + start + ") is not below the " + size + " restaurants");
     }
   }
+
+  @Test
+  void theWholeDatasetIsDeclaredWhateverPartThisClientLoads() throws Exception {
+    for (String[] scaleAndSize : new String[][] {{"1", "13829385"}, {"0.001", "13829"}}) {
+      Properties p = new Properties();
+      p.setProperty("geo.scale", scaleAndSize[0]);
+      p.setProperty("geo.placement", "uniformdistance");
+      p.setProperty("insertstart", "100");
+      p.setProperty("insertcount", "50");
+      GeoWorkload workload = new GeoWorkload();
+      workload.init(p);
+      long whole = Long.parseLong(scaleAndSize[1]);
+      assertThat(workload.insertCount()).isEqualTo(50);
+      assertThat(workload.datasetSize()).isEqualTo(java.util.Map.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS, whole));
+      assertThat(workload.runAddsRecords()).isFalse();
+      org.geoshard.harness.api.DataDeclaration declared = org.geoshard.harness.api.DataDeclaration.ofInitialised(workload, p);
+      assertThat(declared.expected().of(org.geoshard.geo.contract.GeoContract.RESTAURANTS)).isEqualTo(whole);
+      assertThat(declared.expected().lowerBound()).isFalse();
+    }
+  }
 }

@@ -2,6 +2,7 @@ package org.geoshard.lastlocation;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -11,6 +12,7 @@ import org.geoshard.geo.cities.CityFileException;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.DeclaresData;
 import org.geoshard.harness.api.HarnessDB;
+import org.geoshard.harness.api.KnowsDatasetSize;
 import org.geoshard.harness.api.KnowsInsertCount;
 import org.geoshard.harness.api.Outcome;
 import org.geoshard.harness.api.RequiresContracts;
@@ -45,7 +47,8 @@ import site.ycsb.WorkloadException;
  * the main {@code threadcount} threads read in a closed loop, and {@code ll.writers} writer threads
  * offer {@code ll.insert.rate} events per second (open loop), or walk through {@code ll.sweep.rates}.
  */
-public final class LastLocationWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount, ThreadGroups {
+public final class LastLocationWorkload extends Workload implements RequiresContracts, DeclaresData, KnowsInsertCount,
+    KnowsDatasetSize, ThreadGroups {
   private static final Logger LOG = LoggerFactory.getLogger(LastLocationWorkload.class);
   public static final String WRITERS_GROUP = "writers";
 
@@ -94,6 +97,27 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
   @Override
   public long insertCount() {
     return insertCount;
+  }
+
+  /**
+   * What a complete load writes (every client's part): each user's first events in History and, when
+   * kept, one LastKnownLocation per user.
+   */
+  @Override
+  public Map<DataRole, Long> datasetSize() {
+    long users = settings.users();
+    Map<DataRole, Long> size = new java.util.HashMap<>();
+    size.put(LastLocationContract.HISTORY, users * settings.eventsPerUserAtLoad());
+    if (settings.keepsLastKnownLocation()) {
+      size.put(LastLocationContract.LAST_KNOWN, users);
+    }
+    return size;
+  }
+
+  /** The writers append events to History (and upsert LastKnownLocations) throughout a run. */
+  @Override
+  public boolean runAddsRecords() {
+    return true;
   }
 
   /** What a load fills and a run reads; no other data is prepared, dropped or counted for it. */

@@ -15,8 +15,11 @@ import java.util.Set;
  * @param keyValueTable YCSB's {@code table} (default {@code usertable}): where {@link DataRole#KEY_VALUE} lives
  * @param insertStart the first record number this client loads ({@code insertstart}, default 0)
  * @param insertCount how many it loads ({@code insertcount}), or null for all the rest
+ * @param expected how much data the scenario's whole dataset has ({@link ExpectedData#UNKNOWN} when the
+ *     declaration was made without an initialised workload)
  */
-public record DataDeclaration(Set<DataRole> roles, String keyValueTable, long insertStart, Long insertCount) {
+public record DataDeclaration(Set<DataRole> roles, String keyValueTable, long insertStart, Long insertCount,
+    ExpectedData expected) {
   public static final String TABLE = "table";
   public static final String INSERT_START = "insertstart";
   public static final String INSERT_COUNT = "insertcount";
@@ -27,6 +30,12 @@ public record DataDeclaration(Set<DataRole> roles, String keyValueTable, long in
       throw new IllegalArgumentException("A data declaration needs at least one role.");
     }
     Objects.requireNonNull(keyValueTable, "keyValueTable");
+    expected = expected == null ? ExpectedData.UNKNOWN : expected;
+  }
+
+  /** A declaration without the dataset's size. */
+  public DataDeclaration(Set<DataRole> roles, String keyValueTable, long insertStart, Long insertCount) {
+    this(roles, keyValueTable, insertStart, insertCount, ExpectedData.UNKNOWN);
   }
 
   /** YCSB's key-value records only, with defaults: what a workload that declares nothing loads. */
@@ -41,6 +50,17 @@ public record DataDeclaration(Set<DataRole> roles, String keyValueTable, long in
   public static DataDeclaration of(Object workload, Properties properties) {
     return new DataDeclaration(DeclaresData.of(workload), text(properties, TABLE, "usertable"),
         number(properties, INSERT_START, 0L), number(properties, INSERT_COUNT, null));
+  }
+
+  /**
+   * The declaration of an initialised workload, with the size of its whole dataset ({@link KnowsDatasetSize},
+   * or YCSB's {@code recordcount} for its own workloads): what a run and {@code bin/ycsb preflight} hand
+   * the binding.
+   */
+  public static DataDeclaration ofInitialised(Object workload, Properties properties) {
+    DataDeclaration d = of(workload, properties);
+    return new DataDeclaration(d.roles, d.keyValueTable, d.insertStart, d.insertCount,
+        ExpectedData.of(workload, properties));
   }
 
   public boolean declares(DataRole role) {

@@ -8,11 +8,23 @@ import site.ycsb.DBException;
  * Implemented by a binding that can read its target before anyone spends an hour on a run: which
  * servers answer, their versions, the topology, the collection or table and its indexes, against what
  * the scenario's properties expect. {@code bin/ycsb preflight} asks a binding instance of its own
- * (initialised with the scenario's properties) and prints one line per check.
+ * (initialised with the scenario's properties) and prints one line per check. Every line says what the
+ * server's catalog holds, never what a property asks for; whatever a run would refuse, a preflight
+ * before it fails with the run's own sentence.
  */
 public interface Preflight {
-  /** The checks, in the order to print them; never throws for a check that fails, only to say the target could not be read at all. */
-  List<Check> preflight() throws DBException;
+  /**
+   * The checks, in the order to print them; never throws for a check that fails, only to say the target
+   * could not be read at all.
+   *
+   * @param before the command that comes next: a load may start on empty data, most runs may not
+   */
+  List<Check> preflight(Before before) throws DBException;
+
+  /** The command a preflight is for ({@code bin/ycsb preflight --for load|run}). */
+  enum Before {
+    LOAD, RUN
+  }
 
   /** How a check came out: {@code FAIL} means the run should not go. */
   enum Verdict {

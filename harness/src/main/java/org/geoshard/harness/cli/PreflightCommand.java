@@ -26,7 +26,7 @@ import site.ycsb.DB;
 import site.ycsb.DBException;
 
 /**
- * {@code bin/ycsb preflight <binding> [-P file]... [-p key=value]... [--json]}: reads the target with the
+ * {@code bin/ycsb preflight <binding> [--for load|run] [-P file]... [-p key=value]... [--json]}: reads the target with the
  * scenario's properties and prints one line per check (ok, warn or fail). Exit 0 when the run can go,
  * 1 when a check fails (or the target cannot be reached), 2 on usage. Changes nothing on the server.
  */
@@ -44,6 +44,11 @@ public final class PreflightCommand implements Callable<Integer> {
 
   @Option(names = "-p", paramLabel = "KEY=VALUE", description = "Sets one property.")
   List<String> overrides = new ArrayList<>();
+
+  @Option(names = "--for", paramLabel = "load|run", converter = BeforeConverter.class,
+      description = "The command that comes next (default: run). Empty data is ok before a load (or a run that only"
+          + " inserts), a failure before any other run, as the run refuses it.")
+  Preflight.Before before = Preflight.Before.RUN;
 
   @Option(names = "--json", description = "Prints the checks as one JSON array instead of lines.")
   boolean json;
@@ -76,10 +81,10 @@ public final class PreflightCommand implements Callable<Integer> {
     DB db = null;
     SharedObjects shared = null;
     try {
-      shared = new SharedObjects(WorkloadLoader.declaration(properties));
+      shared = new SharedObjects(WorkloadLoader.initialisedDeclaration(properties));
       db = binding.newInstance(properties, shared);
       db.init();
-      checks.addAll(((Preflight) db).preflight());
+      checks.addAll(((Preflight) db).preflight(before));
     } catch (ConfigException e) {
       checks.add(Check.fail("workload", String.join(" ", e.problems())));
     } catch (DBException | RuntimeException e) {
@@ -98,6 +103,18 @@ public final class PreflightCommand implements Callable<Integer> {
     }
     print(checks);
     return checks.stream().anyMatch(c -> c.status() == Preflight.Verdict.FAIL) ? ExitCodes.FAILED : ExitCodes.OK;
+  }
+
+  /** "load" or "run", in any case. */
+  static final class BeforeConverter implements picocli.CommandLine.ITypeConverter<Preflight.Before> {
+    @Override
+    public Preflight.Before convert(String value) {
+      try {
+        return Preflight.Before.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is neither load nor run");
+      }
+    }
   }
 
   private void print(List<Check> checks) throws java.io.IOException {

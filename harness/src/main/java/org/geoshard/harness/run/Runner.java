@@ -106,7 +106,7 @@ public final class Runner {
     if (settings.ramp().note() != null) {
       LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
-    shared = new SharedObjects(DataDeclaration.of(workload, properties));
+    shared = new SharedObjects(DataDeclaration.ofInitialised(workload, properties));
     BindingSession session = new BindingSession(binding, properties, recorder.record(), shared);
     attachListeners(plan.listeners(), recorder, session);
     try {

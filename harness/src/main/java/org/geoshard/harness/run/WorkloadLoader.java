@@ -32,6 +32,21 @@ public final class WorkloadLoader {
     return DataDeclaration.of(DeclaresData.class.isAssignableFrom(type) ? instance(type, className) : null, properties);
   }
 
+  /**
+   * The declaration of the workload the properties name, initialised with them, so that it says the
+   * size of its whole dataset ({@link DataDeclaration#ofInitialised}): what {@code bin/ycsb preflight}
+   * compares the server's counts with. YCSB's key-value records when no workload is named.
+   *
+   * @throws ConfigException the workload refuses its properties
+   */
+  public static DataDeclaration initialisedDeclaration(Properties properties) throws ConfigException {
+    String className = properties.getProperty(RunSettings.WORKLOAD);
+    if (className == null || className.isBlank()) {
+      return DataDeclaration.of(null, properties);
+    }
+    return DataDeclaration.ofInitialised(initialise(className.trim(), properties), properties);
+  }
+
   static Workload initialise(String className, Properties properties) throws ConfigException {
     Class<? extends Workload> type = workloadClass(className);
     if (CoreWorkload.class.isAssignableFrom(type)) {

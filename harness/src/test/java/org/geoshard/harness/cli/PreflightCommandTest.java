@@ -15,7 +15,14 @@ import site.ycsb.DBException;
 /** {@code bin/ycsb preflight}: one line per check, JSON on request, and the exit code the worst check decides. */
 class PreflightCommandTest {
   /** A binding whose checks come from its properties: {@code checked.fail=true} adds a failing one. */
-  public static final class Checked extends DB implements Preflight {
+  public static final class Checked extends DB implements Preflight, org.geoshard.harness.api.JoinsRun {
+    private org.geoshard.harness.api.RunContext context;
+
+    @Override
+    public void joinRun(org.geoshard.harness.api.RunContext context) {
+      this.context = context;
+    }
+
     @Override
     public void init() throws DBException {
       if ("true".equals(getProperties().getProperty("checked.unreachable"))) {
@@ -24,7 +31,13 @@ class PreflightCommandTest {
     }
 
     @Override
-    public List<Check> preflight() {
+    public List<Check> preflight(Before before) {
+      if ("true".equals(getProperties().getProperty("checked.count"))) {
+        // As a binding: the count it read, against the dataset the harness declares.
+        long found = Long.parseLong(getProperties().getProperty("checked.rows"));
+        return List.of(context.data().expected().countCheck("rows", "t", org.geoshard.harness.api.DataRole.KEY_VALUE,
+            "rows", found, before));
+      }
       boolean fail = "true".equals(getProperties().getProperty("checked.fail"));
       return fail ? List.of(Check.ok("server", "1.0"), Check.fail("table", "t holds 3 rows, the scenario 5"))
           : List.of(Check.ok("server", "1.0"), Check.warn("clock skew", "+1500 ms"));
@@ -88,5 +101,33 @@ class PreflightCommandTest {
         + "(checked.unreachable).%n"));
     assertThat(preflight("noop")).isEqualTo(ExitCodes.USAGE);
     assertThat(out).isEmpty();
+  }
+
+  @Test
+  void theNextCommandAndTheDatasetsSizeReachTheBinding() {
+    String[] yc = {Checked.class.getName(), "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "recordcount=1000",
+        "-p", "checked.count=true"};
+    assertThat(preflight(concat(yc, "-p", "checked.rows=999"))).as(out).isEqualTo(ExitCodes.FAILED);
+    assertThat(out).isEqualTo(String.format("fail  rows  t holds 999 rows, but the scenario's dataset has exactly 1,000: "
+        + "the data was loaded with other properties (e.g. geo.scale, recordcount) or not completely%n"));
+    assertThat(preflight(concat(yc, "-p", "checked.rows=1000"))).as(out).isEqualTo(ExitCodes.OK);
+    // Empty: fine before a load, refused before a run that reads (the default), fine before one that only inserts.
+    assertThat(preflight(concat(yc, "-p", "checked.rows=0", "--for", "load"))).as(out).isEqualTo(ExitCodes.OK);
+    assertThat(out).contains("t is empty or absent: a load fills it (1,000 rows)");
+    assertThat(preflight(concat(yc, "-p", "checked.rows=0"))).as(out).isEqualTo(ExitCodes.FAILED);
+    assertThat(out).contains("t holds no records, and this run reads loaded data");
+    assertThat(preflight(concat(yc, "-p", "checked.rows=0", "-p", "insertproportion=1", "-p", "readproportion=0",
+        "-p", "updateproportion=0", "--for", "RUN"))).as(out).isEqualTo(ExitCodes.OK);
+    // YCSB D/E insert: the count is a lower bound, said so.
+    assertThat(preflight(concat(yc, "-p", "checked.rows=1040", "-p", "insertproportion=0.05"))).as(out).isEqualTo(ExitCodes.OK);
+    assertThat(out).contains("t holds 1,040 rows (at least 1,000 expected: the scenario's runs add to the loaded data,"
+        + " so this is a lower bound)");
+    assertThat(preflight(concat(yc, "--for", "walk"))).isEqualTo(ExitCodes.USAGE);
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
   }
 }
