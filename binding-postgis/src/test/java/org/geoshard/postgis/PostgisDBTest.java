@@ -117,13 +117,17 @@ class PostgisDBTest {
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(LocalPostgis.PASSWORD));
   }
 
+  private static PostgisSettings withPassword(PostgisSettings given, String password) {
+    return new PostgisSettings(given.url(), given.user(), password, given.table(), given.batchSize(), given.indexAfterLoad(),
+        given.drop(), given.append(), given.connectTimeout(), given.statusInterval(), given.allowSeqScan());
+  }
+
   @Test
   void aMissingPasswordIsNamedWithWhereItIsRead() throws Exception {
     // bin/postgis's server asks for a password over TCP (scram-sha-256); none given (no PGPASSWORD either:
     // the settings are made without one, whatever this JVM's environment holds).
     PostgisSettings given = PostgisSettings.fromProperties(LocalPostgis.properties("t_x"));
-    PostgisSettings none = new PostgisSettings(given.url(), given.user(), null, given.table(), given.batchSize(),
-        given.indexAfterLoad(), given.drop(), given.append(), given.connectTimeout(), given.statusInterval());
+    PostgisSettings none = withPassword(given, null);
     long started = System.nanoTime();
     assertThatThrownBy(() -> Connections.open(none)).isInstanceOf(DBException.class)
         .hasMessageStartingWith("The PostgreSQL server at " + LocalPostgis.URL + " asks for a password for user 'geoshard'"
@@ -132,8 +136,7 @@ class PostgisDBTest {
     // It answered: no waiting for the connect timeout (5 s).
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(4000);
 
-    PostgisSettings empty = new PostgisSettings(given.url(), given.user(), "", given.table(), given.batchSize(),
-        given.indexAfterLoad(), given.drop(), given.append(), given.connectTimeout(), given.statusInterval());
+    PostgisSettings empty = withPassword(given, "");
     assertThatThrownBy(() -> Connections.open(empty)).isInstanceOf(DBException.class)
         .hasMessageStartingWith("The PostgreSQL server at " + LocalPostgis.URL + " asks for a password for user 'geoshard'"
             + " and the one given is empty");
