@@ -119,7 +119,7 @@ final class Routers implements AutoCloseable {
       left = new ArrayList<>(open.values());
       open.clear();
     }
-    left.forEach(Router::closeNow);
+    left.forEach(Router::closeNow);  // each waits at most ClientCloser.WAIT for its clients (a stalled server)
     if (LOG.isDebugEnabled()) {
       stats.forEach((key, counters) -> LOG.debug("The routing counters of {} at the end of the phase: {}",
           Secrets.maskText(key.toString()), counters.describe()));
