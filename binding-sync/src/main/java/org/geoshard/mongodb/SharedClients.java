@@ -41,11 +41,16 @@ public final class SharedClients implements AutoCloseable {
   /** The throwaway clusters of {@code testcontainers:} URLs, stopped after these clients ({@link #in}). */
   private final ThrowawayClusters throwaway;
   /**
-   * The connection settings whose server was already said (its topology line, the pool warning): a
-   * client closed by its last instance and opened again by the next (the checks, the threads, the
-   * topology after the run) is the same server, said once per phase; guarded by lock.
+   * The connection settings whose pool was already warned about: a client closed by its last instance
+   * and opened again by the next (the checks, the threads, the topology after the run) is the same
+   * pool, said once per phase; guarded by lock.
    */
   private final java.util.Set<MongoConnectionSettings> announced = new java.util.HashSet<>();
+  /**
+   * The servers already said, by URL: the phase's instances do not all make the same client (the start
+   * checks run before the pool is sized to the client threads), but it is one server; guarded by lock.
+   */
+  private final java.util.Set<String> described = new java.util.HashSet<>();
   /** Set by {@link #close()}; guarded by lock. */
   private boolean closed;
 
@@ -249,7 +254,8 @@ public final class SharedClients implements AutoCloseable {
     }
     try {
       ServerFacts facts = ServerFacts.read(client);
-      if (announced.add(key)) {
+      announced.add(key);
+      if (described.add(url)) {
         LOG.info("MongoDB {} at {}", facts.describe(), Secrets.maskText(url));
       } else {
         LOG.debug("MongoDB {} at {} (opened again in the phase)", facts.describe(), Secrets.maskText(url));

@@ -114,6 +114,7 @@ class SharedClientsTest {
       for (int i = 0; i < 4; i++) {  // the start checks, the threads, the topology after the run, preflight
         clients.acquire(settings(mongo, "clientthreads", "9", "mongodb.maxconnections", "3")).close();
       }
+      clients.acquire(settings(mongo)).close();  // another pool (the checks before the threads' count is known)
       SharedObjects next = new SharedObjects(DataDeclaration.keyValue());
       SharedClients.in(next).acquire(settings(mongo)).close();
       next.close();
