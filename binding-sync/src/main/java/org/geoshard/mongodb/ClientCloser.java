@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class ClientCloser {
   private static final Logger LOG = LoggerFactory.getLogger(ClientCloser.class);
   /** How long the phase's end waits for its clients to close: well within the second Ctrl-C is given. */
-  public static final Duration WAIT = Duration.ofMillis(250);
+  public static final Duration WAIT = Duration.ofMillis(100);
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private ClientCloser() {

@@ -156,8 +156,13 @@ final class Router {
         checkRouters(settings, control, shards);
       }
       ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
-      LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
-          settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
+      String routing = settings.routing().name().toLowerCase(java.util.Locale.ROOT)
+          + (settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
+      if (registry.firstOpening(key)) {
+        LOG.info("MongoDB routing {}", routing);  // once per phase: the last instance's release and the next opening repeat it
+      } else {
+        LOG.debug("MongoDB routing {} (opened again in the phase)", routing);
+      }
       return new Router(registry, key, settings, stats, control, def, shards, source);
     } catch (DBException | RuntimeException e) {
       opened.forEach(Endpoint::close);

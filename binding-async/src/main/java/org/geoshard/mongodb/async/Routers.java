@@ -29,6 +29,8 @@ final class Routers implements AutoCloseable {
   private final Map<AsyncSettings.Key, Router> open = new HashMap<>();
   /** The counters by {@link AsyncSettings#key()}, never dropped within the phase. */
   private final Map<AsyncSettings.Key, RoutingStats> stats = new ConcurrentHashMap<>();
+  /** The configurations whose routing was already said (one line per phase, not one per opening); guarded by lock. */
+  private final java.util.Set<AsyncSettings.Key> described = new java.util.HashSet<>();
   /** Set by {@link #close()}; guarded by lock. */
   private boolean closed;
 
@@ -82,6 +84,11 @@ final class Routers implements AutoCloseable {
       open.remove(key, router);
       return true;
     }
+  }
+
+  /** True the first time a router of {@code key} opens in the phase (by {@link Router#open}, under the lock). */
+  boolean firstOpening(AsyncSettings.Key key) {
+    return described.add(key);
   }
 
   /** The clients the routers' control planes use. */

@@ -104,7 +104,7 @@ class StalledServerSignalFerretTest {
     String stderr = Files.readString(dir.resolve(name + ".stderr"), StandardCharsets.UTF_8);
     assertThat(exited).as(stderr).isTrue();
     assertThat(process.exitValue()).as(stderr).isEqualTo(128 + 15);
-    // About one second on an idle machine (0.5 s for the requests in flight, 0.25 s for the clients); JVM start-up
+    // About one second on an idle machine (0.5 s for the requests in flight, 0.1 s for the clients); JVM start-up
     // is not in it, and the bound leaves a loaded machine room while staying far below the 45 s it took.
     assertThat(ms).as("ms from SIGTERM to exit; stderr:%n%s", stderr).isLessThan(10_000L);
     assertThat(stderr).doesNotContain("could not be completed");
