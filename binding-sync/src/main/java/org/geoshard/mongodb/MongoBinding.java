@@ -394,7 +394,8 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   @Override
   public StageWatch stageWatch() {
     SharedClients.Lease lease = control();
-    return lease.facts().sharded() ? BalancerWatch.open(lease.entry().effectiveUrl, balancer, settings.connection().maskedUrl()) : null;
+    return lease.facts().sharded() ? BalancerWatch.open(lease.entry().effectiveUrl, balancer,
+        settings.connection().maskedUrl(), SaidOnce.in(context())) : null;
   }
 
   /** One probe per node, each on a client of its own (see {@link ObservedNodes}). */

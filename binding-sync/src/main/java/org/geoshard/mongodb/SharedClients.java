@@ -40,6 +40,17 @@ public final class SharedClients implements AutoCloseable {
   private final Map<MongoConnectionSettings, CommandCounters> counters = new ConcurrentHashMap<>();
   /** The throwaway clusters of {@code testcontainers:} URLs, stopped after these clients ({@link #in}). */
   private final ThrowawayClusters throwaway;
+  /**
+   * The connection settings whose pool was already warned about: a client closed by its last instance
+   * and opened again by the next (the checks, the threads, the topology after the run) is the same
+   * pool, said once per phase; guarded by lock.
+   */
+  private final java.util.Set<MongoConnectionSettings> announced = new java.util.HashSet<>();
+  /**
+   * The servers already said, by URL: the phase's instances do not all make the same client (the start
+   * checks run before the pool is sized to the client threads), but it is one server; guarded by lock.
+   */
+  private final java.util.Set<String> described = new java.util.HashSet<>();
   /** Set by {@link #close()}; guarded by lock. */
   private boolean closed;
 
@@ -104,19 +115,25 @@ public final class SharedClients implements AutoCloseable {
 
     @Override
     public void close() {
+      boolean last;
       owner.lock.lock();
       try {
         if (closed) {
           return;
         }
         closed = true;
-        if (--entry.references == 0) {
+        last = --entry.references == 0;
+        if (last) {
           owner.clients.remove(key, entry);
-          entry.client.close();  // idempotent: the phase's end may have closed it already
-          LOG.debug("Closed the MongoDB client of {}", Secrets.maskText(entry.effectiveUrl));
         }
       } finally {
         owner.lock.unlock();
+      }
+      if (last) {
+        // Outside the lock, and not waiting on a server that stopped answering (ClientCloser); idempotent: the
+        // phase's end may have closed it already.
+        ClientCloser.close(Secrets.maskText(entry.effectiveUrl), entry.client::close);
+        LOG.debug("Closed the MongoDB client of {}", Secrets.maskText(entry.effectiveUrl));
       }
     }
   }
@@ -193,11 +210,13 @@ public final class SharedClients implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    List<ClientCloser.Closing> closings = new ArrayList<>();
     for (Entry entry : left) {
       LOG.debug("Closing the MongoDB client of {} at the end of the phase ({} binding instances still held it)",
           Secrets.maskText(entry.effectiveUrl), entry.references);
-      entry.client.close();
+      closings.add(new ClientCloser.Closing(Secrets.maskText(entry.effectiveUrl), entry.client::close));
     }
+    ClientCloser.closeAll(closings, ClientCloser.WAIT);
   }
 
   /**
@@ -221,7 +240,10 @@ public final class SharedClients implements AutoCloseable {
     CommandCounters counters = this.counters.computeIfAbsent(key, k -> new CommandCounters());
     MongoClientSettings.Builder builder = ClientOptions.builder(cs, key).addCommandListener(counters);
     MongoClient client = MongoClients.create(builder.build());
-    warnIfPoolTooSmall(key, url);
+    boolean first = !announced.contains(key);
+    if (first) {
+      warnIfPoolTooSmall(key, url);
+    }
     try {
       // The first contact waits mongodb.connect.wait.s, saying so, not the run's server selection timeout.
       FirstContact.await(client, settings, cs.getHosts(), key.throwaway() == null ? key.maskedUrl()
@@ -232,7 +254,12 @@ public final class SharedClients implements AutoCloseable {
     }
     try {
       ServerFacts facts = ServerFacts.read(client);
-      LOG.info("{} at {}", facts.named(), Secrets.maskText(url));
+      announced.add(key);
+      if (described.add(url)) {
+        LOG.info("{} at {}", facts.named(), Secrets.maskText(url));
+      } else {
+        LOG.debug("{} at {} (opened again in the phase)", facts.named(), Secrets.maskText(url));
+      }
       return new Entry(client, facts, url, counters);
     } catch (RuntimeException e) {
       String message = Failures.describe(e, settings, url, client.getClusterDescription());

@@ -53,7 +53,7 @@ class BalancerWatchTest {
           entry("moveChunk.commit", "ycsb.restaurants", START.minusSeconds(1)),
           entry("moveChunk.commit", "ycsb.restaurants", END)));
     }
-    BalancerWatch watch = BalancerWatch.open(mongo.url("admin"), BalancerPolicy.LEAVE, "mongodb://127.0.0.1");
+    BalancerWatch watch = BalancerWatch.open(mongo.url("admin"), BalancerPolicy.LEAVE, "mongodb://127.0.0.1", new SaidOnce());
     try {
       Map<String, Object> run = watch.ended("run", START, END);
       assertThat(run).containsEntry("committed", 3)
@@ -74,7 +74,7 @@ class BalancerWatchTest {
 
   @Test
   void aStageWithoutMigrationsHasNoWarningAndAServerWithoutABalancerIsSaidSo() {
-    BalancerWatch watch = BalancerWatch.open(mongo.url("admin"), BalancerPolicy.PAUSE, "mongodb://127.0.0.1");
+    BalancerWatch watch = BalancerWatch.open(mongo.url("admin"), BalancerPolicy.PAUSE, "mongodb://127.0.0.1", new SaidOnce());
     try {
       watch.started("run");  // the stand-in has no balancerStatus: read as unreadable, nothing paused
       Map<String, Object> run = watch.ended("run", START, END);
@@ -98,7 +98,7 @@ class BalancerWatchTest {
   void pauseStopsARunningBalancerOnceForThePhaseAndStartsItAgainAtClose() {
     InProcessMongo.BalancerBackend backend = new InProcessMongo.BalancerBackend();
     try (InProcessMongo router = new InProcessMongo(0, backend)) {
-      BalancerWatch watch = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router");
+      BalancerWatch watch = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router", new SaidOnce());
       watch.started("load");
       assertThat(backend.mode).isEqualTo("off");
       watch.started("after-load");  // the phase's first stage decided
@@ -115,16 +115,51 @@ class BalancerWatchTest {
     InProcessMongo.BalancerBackend backend = new InProcessMongo.BalancerBackend();
     try (InProcessMongo router = new InProcessMongo(0, backend)) {
       backend.mode = "off";
-      BalancerWatch paused = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router");
+      BalancerWatch paused = BalancerWatch.open(router.url("admin"), BalancerPolicy.PAUSE, "mongodb://router", new SaidOnce());
       paused.started("run");
       assertThat(paused.ended("run", START, END)).containsEntry("balancer", "off before the phase: left off");
       paused.close();
       backend.mode = "full";
-      BalancerWatch left = BalancerWatch.open(router.url("admin"), BalancerPolicy.LEAVE, "mongodb://router");
+      BalancerWatch left = BalancerWatch.open(router.url("admin"), BalancerPolicy.LEAVE, "mongodb://router", new SaidOnce());
       left.started("run");
       assertThat(left.ended("run", START, END)).containsEntry("balancer", "left as it was (mode full)");
       left.close();
       assertThat(backend.commands).isEmpty();
     }
+  }
+
+  /**
+   * A server without balancerStatus: its short answer is said in one line, once per process, however
+   * many phases the command runs (a bench runs many), each phase's context within the command's.
+   */
+  @Test
+  void anUnreadableBalancerIsSaidInOneLineOncePerProcess() {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(BalancerWatch.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    org.geoshard.harness.api.SharedObjects process =
+        new org.geoshard.harness.api.SharedObjects(org.geoshard.harness.api.DataDeclaration.keyValue());
+    try {
+      for (int phase = 0; phase < 3; phase++) {
+        org.geoshard.harness.api.SharedObjects context =
+            new org.geoshard.harness.api.SharedObjects(org.geoshard.harness.api.DataDeclaration.keyValue(), process);
+        BalancerWatch watch = BalancerWatch.open(mongo.url("admin"), BalancerPolicy.LEAVE, "mongodb://127.0.0.1",
+            SaidOnce.in(context));
+        watch.started("run");
+        assertThat(watch.ended("run", START, END)).containsEntry("balancer", "left as it was (mode unreadable)");
+        watch.close();
+        context.close();
+      }
+    } finally {
+      logger.detachAppender(lines);
+      process.close();
+    }
+    List<String> warnings = lines.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0)).startsWith("Cannot read the balancer's state on mongodb://127.0.0.1: ")
+        .contains("balancerStatus").doesNotContain("full response").doesNotContain("\n");
   }
 }

@@ -100,4 +100,32 @@ class SharedClientsTest {
       }
     }
   }
+
+  /** A client the last instance closed and the next opens again is the same server: one line per phase. */
+  @Test
+  void theServerIsSaidOncePerPhaseHoweverOftenItsClientIsOpenedAgain() throws Exception {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SharedClients.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    logger.setLevel(ch.qos.logback.classic.Level.INFO);  // the tests' root is WARN
+    try (InProcessMongo mongo = new InProcessMongo()) {
+      for (int i = 0; i < 4; i++) {  // the start checks, the threads, the topology after the run, preflight
+        clients.acquire(settings(mongo, "clientthreads", "9", "mongodb.maxconnections", "3")).close();
+      }
+      clients.acquire(settings(mongo)).close();  // another pool (the checks before the threads' count is known)
+      SharedObjects next = new SharedObjects(DataDeclaration.keyValue());
+      SharedClients.in(next).acquire(settings(mongo)).close();
+      next.close();
+    } finally {
+      logger.detachAppender(lines);
+      logger.setLevel(null);
+    }
+    List<String> infos = lines.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.INFO))
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+    assertThat(infos.stream().filter(m -> m.matches(".* standalone at .*"))).as("one per phase, two phases")
+        .hasSize(2);
+    assertThat(infos.stream().filter(m -> m.contains("client threads share a pool"))).as("the pool warning once").hasSize(1);
+  }
 }

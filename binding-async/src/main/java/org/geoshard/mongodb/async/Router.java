@@ -18,6 +18,7 @@ import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.Document;
 import org.geoshard.harness.api.Secrets;
+import org.geoshard.mongodb.ClientCloser;
 import org.geoshard.mongodb.Failures;
 import org.geoshard.mongodb.MongoSettings;
 import org.geoshard.mongodb.MongoStartException;
@@ -127,9 +128,13 @@ final class Router {
     if (poller != null) {
       poller.shutdownNow();
     }
-    defaultEndpoint.close();
-    shardEndpoints.values().forEach(Endpoint::close);
-    control.close();
+    // All at once, and none waited for beyond ClientCloser.WAIT: a stalled server never answers the endSessions
+    // each client's close sends, and a Ctrl-C must not wait for it.
+    List<ClientCloser.Closing> closings = new ArrayList<>();
+    closings.add(new ClientCloser.Closing(defaultEndpoint.maskedUrl, defaultEndpoint::close));
+    shardEndpoints.values().forEach(e -> closings.add(new ClientCloser.Closing(e.maskedUrl, e::close)));
+    closings.add(new ClientCloser.Closing(Secrets.maskText(control.entry().effectiveUrl) + " (control)", control::close));
+    ClientCloser.closeAll(closings, ClientCloser.WAIT);
   }
 
   /** A new router for {@code settings} (by {@link Routers#acquire}, under its lock). */
@@ -151,8 +156,13 @@ final class Router {
         checkRouters(settings, control, shards);
       }
       ConfigSource source = givenSource != null ? givenSource : new SyncConfigSource(control.client());
-      LOG.info("MongoDB routing {}{}", settings.routing().name().toLowerCase(java.util.Locale.ROOT),
-          settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
+      String routing = settings.routing().name().toLowerCase(java.util.Locale.ROOT)
+          + (settings.targeted() ? " over " + shards.values() + ", refreshed every " + settings.refreshSeconds() + " s" : "");
+      if (registry.firstOpening(key)) {
+        LOG.info("MongoDB routing {}", routing);  // once per phase: the last instance's release and the next opening repeat it
+      } else {
+        LOG.debug("MongoDB routing {} (opened again in the phase)", routing);
+      }
       return new Router(registry, key, settings, stats, control, def, shards, source);
     } catch (DBException | RuntimeException e) {
       opened.forEach(Endpoint::close);

@@ -29,6 +29,8 @@ final class Routers implements AutoCloseable {
   private final Map<AsyncSettings.Key, Router> open = new HashMap<>();
   /** The counters by {@link AsyncSettings#key()}, never dropped within the phase. */
   private final Map<AsyncSettings.Key, RoutingStats> stats = new ConcurrentHashMap<>();
+  /** The configurations whose routing was already said (one line per phase, not one per opening); guarded by lock. */
+  private final java.util.Set<AsyncSettings.Key> described = new java.util.HashSet<>();
   /** Set by {@link #close()}; guarded by lock. */
   private boolean closed;
 
@@ -84,6 +86,11 @@ final class Routers implements AutoCloseable {
     }
   }
 
+  /** True the first time a router of {@code key} opens in the phase (by {@link Router#open}, under the lock). */
+  boolean firstOpening(AsyncSettings.Key key) {
+    return described.add(key);
+  }
+
   /** The clients the routers' control planes use. */
   SharedClients clients() {
     return clients;
@@ -119,7 +126,7 @@ final class Routers implements AutoCloseable {
       left = new ArrayList<>(open.values());
       open.clear();
     }
-    left.forEach(Router::closeNow);
+    left.forEach(Router::closeNow);  // each waits at most ClientCloser.WAIT for its clients (a stalled server)
     if (LOG.isDebugEnabled()) {
       stats.forEach((key, counters) -> LOG.debug("The routing counters of {} at the end of the phase: {}",
           Secrets.maskText(key.toString()), counters.describe()));

@@ -3,6 +3,8 @@ package org.geoshard.mongodb.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.geoshard.harness.api.DataDeclaration;
+import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.binding.BindingRegistry;
 import org.geoshard.harness.cli.BenchCommand;
 import org.geoshard.harness.cli.LoadAverage;
@@ -19,10 +21,12 @@ import org.geoshard.harness.measure.StopReason;
  * operation measured into HdrHistograms and the per-second files. Nothing runs beside the threads
  * that the bare loop lacks: no status lines, no server sampler, no explain sampler.
  */
-final class HarnessRuns {
+final class HarnessRuns implements AutoCloseable {
   private final Properties base;
   private final Path scratch;
   private final BindingRegistry registry;
+  /** The bench's process context: what a binding says once per process is said once for all its runs. */
+  private final SharedObjects process = new SharedObjects(DataDeclaration.keyValue());
   private volatile Runner current;
   private volatile boolean stopped;
   private int runs;
@@ -70,7 +74,7 @@ final class HarnessRuns {
   private RunResult execute(Phase phase, String binding, Properties p) throws ConfigException, StartFailedException,
       IOException {
     RunSettings settings = RunSettings.fromProperties(phase, p, "bench-mongodb");
-    Runner runner = new Runner(settings, p, registry.resolve(binding), scratch);
+    Runner runner = new Runner(settings, p, registry.resolve(binding), scratch).within(process);
     current = runner;
     try {
       if (stopped) {
@@ -80,6 +84,12 @@ final class HarnessRuns {
     } finally {
       current = null;
     }
+  }
+
+  /** The end of the bench: the process context's objects close. */
+  @Override
+  public void close() {
+    process.close();
   }
 
   /** Stops the run in progress, and every later one before it starts (Ctrl-C). */

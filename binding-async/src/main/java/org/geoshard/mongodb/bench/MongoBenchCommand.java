@@ -378,6 +378,9 @@ public final class MongoBenchCommand implements GeoshardCommand {
 
     @Override
     public void close() {
+      if (harness != null) {
+        harness.close();  // before the stand-in server goes: what the runs shared closes against it
+      }
       StandIn s = standIn;
       if (s != null) {
         s.close();

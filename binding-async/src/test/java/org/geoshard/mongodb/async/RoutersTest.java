@@ -116,4 +116,36 @@ class RoutersTest {
     }
     assertThat(List.of(standalone().openRouters())).containsExactly(0);
   }
+
+  /** Instances that let go and open again within a phase (checks, threads, topology) say the routing once. */
+  @Test
+  void theRoutingAndTheServerAreSaidOncePerPhase() throws Exception {
+    java.util.List<String> infos = new java.util.ArrayList<>();
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    java.util.List<ch.qos.logback.classic.Logger> loggers = java.util.List.of(
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Router.class),
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.geoshard.mongodb.SharedClients.class));
+    for (ch.qos.logback.classic.Logger logger : loggers) {
+      logger.addAppender(lines);
+      logger.setLevel(ch.qos.logback.classic.Level.INFO);
+    }
+    SharedObjects phase = new SharedObjects(org.geoshard.harness.api.DataDeclaration.keyValue());
+    try {
+      for (int i = 0; i < 3; i++) {
+        binding(phase).cleanup();
+      }
+    } finally {
+      phase.close();
+      for (ch.qos.logback.classic.Logger logger : loggers) {
+        logger.detachAppender(lines);
+        logger.setLevel(null);
+      }
+    }
+    lines.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).forEach(infos::add);
+    assertThat(infos.stream().filter(m -> m.startsWith("MongoDB routing "))).hasSize(1);
+    assertThat(infos.stream().filter(m -> m.matches(".* at mongodb://.*") && !m.startsWith("MongoDB routing "))).hasSize(1);
+  }
 }

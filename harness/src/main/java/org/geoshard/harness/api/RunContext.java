@@ -22,4 +22,13 @@ public interface RunContext {
    * @throws ClassCastException when the key already holds an object of another type
    */
   <T> T shared(Object key, Class<T> type, Supplier<? extends T> create);
+
+  /**
+   * What outlives the phase: the context of the whole command, shared by every phase it runs (a
+   * {@code bench} runs many), for what is said once per process (a warning about the server that
+   * every phase would repeat). A phase run alone is its own process context.
+   */
+  default RunContext process() {
+    return this;
+  }
 }

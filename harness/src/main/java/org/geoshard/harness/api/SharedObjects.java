@@ -18,11 +18,24 @@ public final class SharedObjects implements RunContext, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedObjects.class);
 
   private final DataDeclaration data;
+  /** The command's context when it runs several phases (see {@link #process()}); null: this one. */
+  private final RunContext process;
   private final Map<Object, Object> objects = new LinkedHashMap<>();
   private boolean closed;
 
   public SharedObjects(DataDeclaration data) {
+    this(data, null);
+  }
+
+  /** A phase's objects within a command's ({@code process}, closed by the command; null: this is the process). */
+  public SharedObjects(DataDeclaration data, RunContext process) {
     this.data = Objects.requireNonNull(data, "data");
+    this.process = process;
+  }
+
+  @Override
+  public RunContext process() {
+    return process == null ? this : process;
   }
 
   @Override

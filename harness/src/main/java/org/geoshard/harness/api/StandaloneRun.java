@@ -35,6 +35,11 @@ public final class StandaloneRun {
       public <T> T shared(Object key, Class<T> type, java.util.function.Supplier<? extends T> create) {
         return objects.shared(key, type, create);
       }
+
+      @Override
+      public RunContext process() {
+        return objects;  // the JVM's: plain YCSB runs one workload per process
+      }
     };
   }
 

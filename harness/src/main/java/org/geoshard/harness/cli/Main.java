@@ -26,6 +26,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
+    UncaughtExceptions.install();  // a driver's thread dying says one line, not a raw stack trace
     System.exit(commandLine().execute(args));
   }
 

@@ -20,6 +20,12 @@ final class BatchLedger implements BatchOutcomes.Listener {
   private final Meters meters;
   private final int stripe;
   private final Map<String, Pending> byOperation = new LinkedHashMap<>();
+  /**
+   * Set by {@link #abandon()}: the phase counted every record held as an error. A record buffered later
+   * is an error at once, and a batch settled later (a flush that outlived the stop's grace) is not
+   * counted again.
+   */
+  private boolean closed;
 
   BatchLedger(Meters meters, int stripe) {
     this.meters = meters;
@@ -28,6 +34,10 @@ final class BatchLedger implements BatchOutcomes.Listener {
 
   /** A record was buffered under {@code operation}; its call took {@code micros}. */
   synchronized void buffered(String operation, long micros) {
+    if (closed) {
+      meters.meter(operation).record(stripe, micros, false);
+      return;
+    }
     Pending pending = byOperation.computeIfAbsent(operation, name -> new Pending());
     if (pending.creditFailed > 0) {
       pending.creditFailed--;
@@ -44,6 +54,9 @@ final class BatchLedger implements BatchOutcomes.Listener {
   public synchronized void settled(String operation, int ok, int failed) {
     if (ok < 0 || failed < 0) {
       throw new IllegalArgumentException("A batch settles a count of records >= 0, not ok=" + ok + ", failed=" + failed);
+    }
+    if (closed) {
+      return;  // its records were counted as errors when the ledger was abandoned
     }
     Pending pending = byOperation.computeIfAbsent(operation, name -> new Pending());
     int okLeft = ok;
@@ -67,11 +80,14 @@ final class BatchLedger implements BatchOutcomes.Listener {
   }
 
   /**
-   * After the binding's cleanup: a record still held was never reported written, so it failed. Returns
-   * how many were counted as errors so; credit left over (a binding that settled more records than
-   * it buffered) is dropped and returned in {@code [1]}.
+   * After the binding's cleanup, or when its thread outlived the stop's grace (a flush waiting on a
+   * server that is gone): a record still held was never reported written, so it failed. Returns how
+   * many were counted as errors so; credit left over (a binding that settled more records than it
+   * buffered) is dropped and returned in {@code [1]}. Closes the ledger: what the binding settles
+   * afterwards is not counted again. Idempotent.
    */
   synchronized long[] abandon() {
+    closed = true;
     long unsettled = 0;
     long excess = 0;
     for (Map.Entry<String, Pending> entry : byOperation.entrySet()) {

@@ -157,6 +157,7 @@ final class ClientThreads {
     long deadline = clock.nanoTime() + grace.toNanos();
     int inOperation = 0;
     int inBinding = 0;
+    long buffered = 0;
     for (int i = 0; i < threads.size(); i++) {
       Thread thread = threads.get(i);
       try {
@@ -170,6 +171,7 @@ final class ClientThreads {
         } else {
           inBinding++;
         }
+        buffered += workers.get(i).abandonBuffered();
       }
     }
     // One line for all of them: a stalled server holds every thread (forty lines would say one thing).
@@ -180,6 +182,9 @@ final class ClientThreads {
     if (inBinding > 0) {
       LOG.warn("{} of {} threads were still inside their binding (cleanup: data it buffered may be lost) {} ms after"
           + " the stop.", inBinding, threads.size(), grace.toMillis());
+    }
+    if (buffered > 0) {
+      LOG.warn("{} records those threads buffered were never reported written; they are counted as errors.", buffered);
     }
     return inOperation + inBinding == 0;
   }

@@ -345,6 +345,15 @@ final class MeasuredDB extends DB implements HarnessDB {
   }
 
   /**
+   * Counts the records this instance buffered and no batch settled as errors, now (its thread outlived
+   * the stop's grace, perhaps flushing to a server that is gone): the run's counts are read before that
+   * thread ends, and every record handed to the binding must be in them. Returns how many.
+   */
+  long abandonBuffered() {
+    return batches == null ? 0 : batches.abandon()[0];
+  }
+
+  /**
    * Counts the operation in progress, if any, as an error of its operation with the time it has taken
    * so far (called by the runner for a thread still inside an operation after the stop's grace: a
    * request that never ends is a failed request, not a missing one). If the operation ends later, it is

@@ -61,6 +61,8 @@ public final class Runner {
   private Ticker schedule;
   /** What the phase's binding instances share (their {@code RunContext}); closed when the phase ends. */
   private SharedObjects shared;
+  /** The command's context when it runs several phases ({@link #within}); null: the phase is its own. */
+  private org.geoshard.harness.api.RunContext process;
 
   public Runner(RunSettings settings, Properties properties, Binding binding, Path defaultRoot) {
     this(settings, properties, binding, defaultRoot, Meters.forThisMachine(), Ticker.SYSTEM, Clock.systemUTC());
@@ -106,7 +108,7 @@ public final class Runner {
     if (settings.ramp().note() != null) {
       LOG.warn(settings.ramp().note());  // the user did not say which; what runs must not be a surprise
     }
-    shared = new SharedObjects(DataDeclaration.ofInitialised(workload, properties));
+    shared = new SharedObjects(DataDeclaration.ofInitialised(workload, properties), process);
     BindingSession session = new BindingSession(binding, properties, recorder.record(), shared);
     attachListeners(plan.listeners(), recorder, session);
     try {
@@ -215,6 +217,16 @@ public final class Runner {
    */
   public Runner addStageListener(StageListener listener) {
     stageListeners.add(listener);
+    return this;
+  }
+
+  /**
+   * Runs the phase within a command that runs several ({@code bench}): what its bindings say once per
+   * process ({@link org.geoshard.harness.api.RunContext#process()}) lives in {@code process}, which
+   * the command closes at its end.
+   */
+  public Runner within(org.geoshard.harness.api.RunContext process) {
+    this.process = process;
     return this;
   }
 

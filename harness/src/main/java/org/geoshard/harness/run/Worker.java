@@ -64,6 +64,11 @@ final class Worker implements Runnable {
     return db.abandonInFlight();
   }
 
+  /** Counts this thread's buffered, unsettled records as errors (see {@link MeasuredDB#abandonBuffered()}). */
+  long abandonBuffered() {
+    return db.abandonBuffered();
+  }
+
   @Override
   public void run() {
     Object state;

@@ -84,4 +84,20 @@ class BatchLedgerTest {
     BatchLedger ledger = new BatchLedger(new Meters(1), 0);
     assertThatThrownBy(() -> ledger.settled("INSERT", -1, 0)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void anAbandonedLedgerCountsLaterRecordsAsErrorsAndIgnoresLateSettlements() {
+    LatencyStats stats = counted("INSERT", ledger -> {
+      for (int i = 0; i < 5; i++) {
+        ledger.buffered("INSERT", 1);
+      }
+      assertThat(ledger.abandon()).containsExactly(5, 0);
+      ledger.settled("INSERT", 5, 0);  // the flush that outlived the grace reports after all
+      ledger.buffered("INSERT", 1);  // a record buffered after the abandon: never written as far as anyone knows
+      assertThat(ledger.held()).isZero();
+      assertThat(ledger.abandon()).containsExactly(0, 0);
+    });
+    assertThat(stats.count()).isEqualTo(6);
+    assertThat(stats.errors()).isEqualTo(6);
+  }
 }

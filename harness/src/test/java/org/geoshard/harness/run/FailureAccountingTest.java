@@ -161,6 +161,25 @@ class FailureAccountingTest {
   }
 
   @Test
+  void recordsBufferedByAThreadThatOutlivesTheGraceAreErrorsInTheRunsCounts() throws Exception {
+    // 3 threads × 35 records, batches of 10: 30 settled each, 5 left for a flush that waits on a dead server
+    // beyond the phase's time and then the stop's grace. Every record handed to the binding is counted: the 15
+    // as errors.
+    Properties p = workload("recordcount", "105", "threadcount", "3", "test.flushwait.ms", "20000",
+        "maxexecutiontime", "2");
+    p.setProperty("results.dir", dir.resolve("run").toString());
+    RunSettings settings = RunSettings.fromProperties(Phase.LOAD, p, "test");
+    RunResult result = new Runner(settings, p, new Binding("test", FaultBindings.HangingFlushDB.class), dir)
+        .stopGrace(java.time.Duration.ofMillis(300)).execute();
+    LatencyStats insert = result.perOperation().get("INSERT");
+    assertThat(insert.count()).as("every record handed to the binding").isEqualTo(105);
+    assertThat(insert.errors()).as("the three flushes still waiting").isEqualTo(15);
+    assertThat(result.hasFailures()).isTrue();
+    JsonNode summary = JSON.readTree(result.folder().resolve("summary.json").toFile());
+    assertThat(summary.get("succeeded").asLong()).isEqualTo(90);
+  }
+
+  @Test
   void aLoadIntoADeadDatabaseGivesUpWithACompleteRunFolder() throws Exception {
     long began = System.nanoTime();
     // Ten million records to load, every batch fails: without the rule this would run for a long time.

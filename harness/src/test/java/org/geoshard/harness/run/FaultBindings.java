@@ -117,4 +117,37 @@ final class FaultBindings {
       buffered = 0;
     }
   }
+
+  /**
+   * Buffers inserts in batches of 10 and settles each full batch as written; its cleanup's flush of the
+   * rest waits {@code test.flushwait.ms} (a server killed with a batch buffered: the driver waits for it)
+   * and then reports that batch written, too late for the phase.
+   */
+  public static final class HangingFlushDB extends NoopDB implements BatchOutcomes {
+    private Listener listener;
+    private int buffered;
+
+    @Override
+    public void batchOutcomeListener(Listener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public Status insert(String table, String key, Map<String, ByteIterator> values) {
+      if (++buffered == 10) {
+        listener.settled("INSERT", buffered, 0);
+        buffered = 0;
+      }
+      return Status.BATCHED_OK;
+    }
+
+    @Override
+    public void cleanup() {
+      if (buffered > 0) {
+        LockSupport.parkNanos(Long.parseLong(getProperties().getProperty("test.flushwait.ms")) * 1_000_000L);
+        listener.settled("INSERT", buffered, 0);
+        buffered = 0;
+      }
+    }
+  }
 }
