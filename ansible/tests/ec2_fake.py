@@ -10,8 +10,9 @@
       DeleteSecurityGroup calls of each group with EC2's DependencyViolation (as EC2 does right
       after the termination of the group's instances); writes its port to PORT_FILE and, per
       group, the refusals and the deletion to PORT_FILE.calls
-  ec2_fake.py capacity-proxy PORT_FILE ZONE  the same proxy answering RunInstances in ZONE with InsufficientInstanceCapacity
-  ec2_fake.py placed ID PORT_FILE ZONE   ZONE was asked and refused, and ID's instances run elsewhere
+  ec2_fake.py capacity-proxy PORT_FILE ZONE TYPE  the same proxy answering RunInstances of TYPE in ZONE with
+      InsufficientInstanceCapacity
+  ec2_fake.py placed ID PORT_FILE ZONE TYPE  ZONE was asked for TYPE and refused, and ID's instances of TYPE run elsewhere
   ec2_fake.py refused PORT_FILE REFUSALS ID  every group of ID was refused REFUSALS times, then deleted
   ec2_fake.py disks ID INVENTORY_JSON    the dynamic inventory's geoshard_data_volume_id is each host's /dev/sdf volume
   ec2_fake.py plant-expiry AMI           two instances of other deployments, one past its geoshard_expires_at
@@ -166,7 +167,7 @@ def gone(benchmark_id, alive):
     return 0 if ok else 1
 
 
-def flaky_proxy(port_file, refusals, no_capacity_zone=None):
+def flaky_proxy(port_file, refusals, no_capacity_zone=None, no_capacity_type=None):
     upstream = os.environ["AWS_ENDPOINT_URL"].rstrip("/")
     calls = {}
     lock = threading.Lock()
@@ -187,7 +188,8 @@ def flaky_proxy(port_file, refusals, no_capacity_zone=None):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             form = urllib.parse.parse_qs(body.decode())
             subnet = (form.get("NetworkInterface.1.SubnetId") or form.get("SubnetId") or [""])[0]
-            if no_capacity_zone and form.get("Action") == ["RunInstances"] and subnet_zone(subnet) == no_capacity_zone:
+            if no_capacity_zone and form.get("Action") == ["RunInstances"] and subnet_zone(subnet) == no_capacity_zone \
+                    and form.get("InstanceType", [""])[0] == no_capacity_type:
                 with lock:
                     calls.setdefault(no_capacity_zone, []).append(form.get("InstanceType", ["?"])[0])
                     with open(port_file + ".calls", "w") as out:
@@ -238,20 +240,21 @@ def flaky_proxy(port_file, refusals, no_capacity_zone=None):
     server.serve_forever()
 
 
-def placed(benchmark_id, port_file, refused_zone):
-    """Every instance of the deployment runs outside the zone that had no capacity, which was asked first."""
+def placed(benchmark_id, port_file, refused_zone, refused_type):
+    """The instances of the type refused run outside the zone that had no capacity for it, which was asked first."""
     zones = {}
     for region in REGIONS:
         for reservation in boto3.client("ec2", region_name=region).describe_instances(Filters=[
                 {"Name": "tag:geoshard_benchmark_id", "Values": [benchmark_id]},
                 {"Name": "instance-state-name", "Values": ["pending", "running"]}])["Reservations"]:
             for instance in reservation["Instances"]:
-                zones[instance["InstanceId"]] = instance["Placement"]["AvailabilityZone"]
+                if instance["InstanceType"] == refused_type:
+                    zones[instance["InstanceId"]] = instance["Placement"]["AvailabilityZone"]
     calls = json.load(open(port_file + ".calls")) if os.path.exists(port_file + ".calls") else {}
     ok = bool(zones) and refused_zone not in zones.values() and bool(calls.get(refused_zone))
-    print(("PASS " if ok else "FAIL ") + "%s: refused for capacity in %s (%s), its instances started in the next zone (%s)"
-          % (benchmark_id, refused_zone, ", ".join(calls.get(refused_zone, [])) or "never asked",
-             ", ".join(sorted(set(zones.values())))))
+    print(("PASS " if ok else "FAIL ") + "%s: %s refused for capacity in %s (%d RunInstances), started in %s"
+          % (benchmark_id, refused_type, refused_zone, len(calls.get(refused_zone, [])),
+             ", ".join(sorted(set(zones.values()))) or "no zone"))
     return 0 if ok else 1
 
 
@@ -313,9 +316,9 @@ if __name__ == "__main__":
     if command == "gone":
         sys.exit(gone(sys.argv[2], sys.argv[3:]))
     if command == "capacity-proxy":
-        flaky_proxy(sys.argv[2], 0, sys.argv[3])
+        flaky_proxy(sys.argv[2], 0, sys.argv[3], sys.argv[4])
     if command == "placed":
-        sys.exit(placed(sys.argv[2], sys.argv[3], sys.argv[4]))
+        sys.exit(placed(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]))
     if command == "flaky-proxy":
         flaky_proxy(sys.argv[2], int(sys.argv[3]))
     if command == "disks":
