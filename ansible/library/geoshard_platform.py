@@ -30,7 +30,8 @@ options:
   cpu_rules:
     description:
       - "CPU features a series needs: a list of C({architecture, since, flags, name}); every
-        flag must be among the host's flags for series C(since) and later."
+        flag must be among the host's flags for C(since) and later, a series (C(5.0)) or a release
+        (C(4.4.19): 4.4.19 and the later 4.4 releases, so the newest 4.4 too)."
     type: list
     elements: dict
     required: true
@@ -50,6 +51,12 @@ options:
     description: Where the CPU flags are read (a copy of a C(/proc/cpuinfo) in tests).
     type: path
     default: /proc/cpuinfo
+  version:
+    description:
+      - The exact version to install (C(mongodb_install_package_version), for example C(4.4.18)).
+        Empty, the newest release of C(series), which the repository installs.
+    type: str
+    default: ""
   host:
     description: The host's name in the refusal (C(inventory_hostname)).
     type: str
@@ -104,10 +111,18 @@ def read_cpu(text):
     return model or "unknown model", flags or set()
 
 
-def lacking(series, architecture, flags, cpu_rules):
-    """The first CPU rule that the host does not meet for the series, or None."""
+def release_key(series, version=""):
+    """The release that gets installed: the exact version when one is given, else the series' newest
+    (what the repository installs), ordered after every release of that series."""
+    if version:
+        return series_key(version)
+    return series_key(series) + (float("inf"),)
+
+
+def lacking(series, architecture, flags, cpu_rules, version=""):
+    """The first CPU rule that the host does not meet for the release installed, or None."""
     for rule in cpu_rules:
-        if rule["architecture"] == architecture and series_key(series) >= series_key(rule["since"]):
+        if rule["architecture"] == architecture and release_key(series, version) >= series_key(rule["since"]):
             if not set(rule["flags"]) <= flags:
                 return rule
     return None
@@ -117,17 +132,18 @@ def packaged(series, distribution, release, architecture, platforms):
     return architecture in platforms.get(str(series), {}).get(distribution.lower(), {}).get(str(release), [])
 
 
-def verdict(series, platforms, cpu_rules, distribution, release, architecture, cpu_text, host="This host"):
-    """(sentence or None, cpu model, series that would run here)."""
+def verdict(series, platforms, cpu_rules, distribution, release, architecture, cpu_text, host="This host", version=""):
+    """(sentence or None, cpu model, series that would run here, in their newest releases)."""
     model, flags = read_cpu(cpu_text)
 
-    def runs(candidate):
+    def runs(candidate, exact=""):
         return packaged(candidate, distribution, release, architecture, platforms) \
-            and lacking(candidate, architecture, flags, cpu_rules) is None
+            and lacking(candidate, architecture, flags, cpu_rules, exact) is None
 
     runs_here = sorted((s for s in platforms if runs(s)), key=series_key)
-    if runs(series):
+    if runs(series, version):
         return None, model, runs_here
+    label = version or series
     where = "%s %s (%s)" % (distribution, release, architecture)
     if str(series) not in platforms:
         why = "these roles know no MongoDB %s (they know %s)" % (
@@ -135,7 +151,7 @@ def verdict(series, platforms, cpu_rules, distribution, release, architecture, c
     elif not packaged(series, distribution, release, architecture, platforms):
         why = "MongoDB publishes no %s packages for %s" % (series, where)
     else:
-        rule = lacking(series, architecture, flags, cpu_rules)
+        rule = lacking(series, architecture, flags, cpu_rules, version)
         why = "its CPU (%s) lacks %s (flags %s), which MongoDB %s and later need on %s" % (
             model, rule["name"], ", ".join(sorted(set(rule["flags"]) - flags)), rule["since"], architecture)
     if runs_here:
@@ -143,7 +159,18 @@ def verdict(series, platforms, cpu_rules, distribution, release, architecture, c
     else:
         instead = "none of the series these roles install (%s) would run here" % ", ".join(
             sorted(platforms, key=series_key))
-    return "%s cannot run MongoDB %s: %s; %s." % (host, series, why, instead), model, runs_here
+    # A rule from a release within a series (4.4.19) leaves that series' earlier releases.
+    earlier = []
+    for rule in cpu_rules:
+        since = series_key(rule["since"])
+        if rule["architecture"] == architecture and len(since) > 2 and since[-1] > 0 \
+                and ".".join(map(str, since[:2])) not in runs_here:
+            before = ".".join(map(str, since[:-1] + (since[-1] - 1,)))
+            if runs(".".join(map(str, since[:2])), before):
+                earlier.append(before)
+    if earlier:
+        instead += " (but MongoDB %s would, given as mongodb_install_package_version)" % " or ".join(earlier)
+    return "%s cannot run MongoDB %s: %s; %s." % (host, label, why, instead), model, runs_here
 
 
 def main():
@@ -157,6 +184,7 @@ def main():
             architecture=dict(type="str", required=True),
             cpuinfo=dict(type="path", default="/proc/cpuinfo"),
             host=dict(type="str", default="This host"),
+            version=dict(type="str", default=""),
         ),
         supports_check_mode=True,
     )
@@ -168,7 +196,7 @@ def main():
         module.fail_json(msg="cannot read the CPU flags from %s: %s" % (params["cpuinfo"], error))
     sentence, model, runs_here = verdict(
         params["series"], params["platforms"], params["cpu_rules"], params["distribution"],
-        params["release"], params["architecture"], cpu_text, params["host"])
+        params["release"], params["architecture"], cpu_text, params["host"], params["version"])
     if sentence:
         module.fail_json(msg=sentence, cpu=model, runs_here=runs_here)
     module.exit_json(changed=False, cpu=model, runs_here=runs_here)

@@ -116,8 +116,28 @@ def apt_lock():
           not missing and int(ec2.get("geoshard_apt_lock_timeout_s", 0)) > 60, missing)
 
 
+def dpkg_lock():
+    """dpkg_selections has no lock_timeout: each such task retries for as long as the apt tasks wait."""
+    wired = load("group_vars/all.yml")
+    problems, found = [], 0
+    for path in glob.glob("roles/*/tasks/*.yml"):
+        for task in walk(load(path) or []):
+            if "ansible.builtin.dpkg_selections" not in task and "dpkg_selections" not in task:
+                continue
+            found += 1
+            retries = str(task.get("retries", ""))
+            variables = [v for v in wired if v.endswith("_lock_timeout_s") and v in retries]
+            if not (task.get("until") and task.get("delay") and variables
+                    and all(wired[v] == "{{ geoshard_apt_lock_timeout_s }}" for v in variables)):
+                problems.append("%s: %s (until %r, retries %r, delay %r)" % (path, task.get("name"), task.get("until"),
+                                                                          task.get("retries"), task.get("delay")))
+    check("every dpkg_selections task waits for the dpkg lock as long as apt does (retries over geoshard_apt_lock_timeout_s)",
+          found > 0 and not problems, problems or "no dpkg_selections task found")
+
+
 if __name__ == "__main__":
     nofail()
     cloud_init()
     apt_lock()
+    dpkg_lock()
     sys.exit(0 if all(results) else 1)

@@ -120,10 +120,30 @@ def node_exporter_args_before_install():
     report("node_exporter's arguments file is written before its package is installed", problems)
 
 
+def pin_ceilings():
+    """A pin that must not be raised for the oldest hosts says so on the lines just above it."""
+    problems = []
+    for path, pin, why in (("requirements.txt", "ansible-core==", "Python 3.8"),
+                           ("roles/mongodb_install/defaults/main.yml", "mongodb_install_pymongo_version:", "Python 3.8")):
+        lines = open(path, encoding="utf-8").read().splitlines()
+        at = [i for i, line in enumerate(lines) if line.startswith(pin)]
+        above = []
+        for line in reversed(lines[:at[0]] if at else []):
+            if not line.startswith("#"):
+                break
+            above.append(line)
+        text = " ".join(above)
+        if not at or "Ceiling" not in text or why not in text:
+            problems.append("%s: %s has no comment above it giving its ceiling (%s)" % (path, pin.rstrip("=:"), why))
+    report("the pins' ceilings are written beside them (ansible-core 2.19, pymongo 4.10.1: the last for Python 3.8 hosts)",
+           problems)
+
+
 if __name__ == "__main__":
     role_defaults()
     no_secret_values()
     gitignored()
     collections_required()
     node_exporter_args_before_install()
+    pin_ceilings()
     sys.exit(1 if failures else 0)

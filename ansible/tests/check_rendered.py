@@ -118,7 +118,11 @@ def main():
                                                           seen(host)["mongodb_version"]))
         if not re.search(r"^After=.*geoshard-thp\.service", unit, re.M):
             problems.append("not ordered after geoshard-thp.service")
-        check("%s %s: unit %s (ExecStart, limits, THP ordering, allocator of MongoDB %s)"
+        # mongod waits for its data mount (nofail: boot goes on without it, mongod must not).
+        want_mounts = "RequiresMountsFor=" + os.path.join(root, "var/lib/mongodb")
+        if binary.endswith("mongod") and not re.search(r"^%s$" % re.escape(want_mounts), unit, re.M):
+            problems.append("missing " + want_mounts + " in [Unit]")
+        check("%s %s: unit %s (ExecStart, limits, THP ordering, data mount, allocator of MongoDB %s)"
               % (tag, host, unit_name, seen(host)["mongodb_version"]), not problems, problems)
 
     def check_options(host, name, conf):
@@ -215,6 +219,15 @@ def main():
             want = "/dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_" + volume.replace("-", "") if volume else ""
             got = seen(host).get("data_disk")
             check("%s %s: data disk %s" % (tag, host, want or "none"), got == want and bool(volume) == holds_data, got)
+
+    # The lab: each data host's own disk by a /dev/disk/by-id link (hosts.yml), none on routers and clients.
+    if kind == "lab":
+        for host in sorted(set().union(*groups.values())):
+            holds_data = any(host in groups[g] for g in ("geoshard_standalone", "geoshard_configsvr", "geoshard_shardsvr"))
+            want = hostvars[host].get("geoshard_data_disk", "") if holds_data else ""
+            got = seen(host).get("data_disk")
+            check("%s %s: data disk %s" % (tag, host, want or "none"),
+                  got == want and (not holds_data or want.startswith("/dev/disk/by-id/")), got)
 
     # The client's connection file.
     for host in groups["geoshard_clients"]:

@@ -10,6 +10,9 @@
       DeleteSecurityGroup calls of each group with EC2's DependencyViolation (as EC2 does right
       after the termination of the group's instances); writes its port to PORT_FILE and, per
       group, the refusals and the deletion to PORT_FILE.calls
+  ec2_fake.py capacity-proxy PORT_FILE ZONE TYPE  the same proxy answering RunInstances of TYPE in ZONE with
+      InsufficientInstanceCapacity
+  ec2_fake.py placed ID PORT_FILE ZONE TYPE  ZONE was asked for TYPE and refused, and ID's instances of TYPE run elsewhere
   ec2_fake.py refused PORT_FILE REFUSALS ID  every group of ID was refused REFUSALS times, then deleted
   ec2_fake.py disks ID INVENTORY_JSON    the dynamic inventory's geoshard_data_volume_id is each host's /dev/sdf volume
   ec2_fake.py plant-expiry AMI           two instances of other deployments, one past its geoshard_expires_at
@@ -164,10 +167,18 @@ def gone(benchmark_id, alive):
     return 0 if ok else 1
 
 
-def flaky_proxy(port_file, refusals):
+def flaky_proxy(port_file, refusals, no_capacity_zone=None, no_capacity_type=None):
     upstream = os.environ["AWS_ENDPOINT_URL"].rstrip("/")
     calls = {}
     lock = threading.Lock()
+    zone_of_subnet = {}
+
+    def subnet_zone(subnet):
+        if subnet not in zone_of_subnet:
+            for region in REGIONS:
+                for item in boto3.client("ec2", region_name=region).describe_subnets()["Subnets"]:
+                    zone_of_subnet[item["SubnetId"]] = item["AvailabilityZone"]
+        return zone_of_subnet.get(subnet)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -176,6 +187,23 @@ def flaky_proxy(port_file, refusals):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             form = urllib.parse.parse_qs(body.decode())
+            subnet = (form.get("NetworkInterface.1.SubnetId") or form.get("SubnetId") or [""])[0]
+            if no_capacity_zone and form.get("Action") == ["RunInstances"] and subnet_zone(subnet) == no_capacity_zone \
+                    and form.get("InstanceType", [""])[0] == no_capacity_type:
+                with lock:
+                    calls.setdefault(no_capacity_zone, []).append(form.get("InstanceType", ["?"])[0])
+                    with open(port_file + ".calls", "w") as out:
+                        json.dump(calls, out)
+                message = ("<Response><Errors><Error><Code>InsufficientInstanceCapacity</Code><Message>We currently do not "
+                           "have sufficient %s capacity in the Availability Zone you requested (%s).</Message></Error>"
+                           "</Errors><RequestID>geoshard-check</RequestID></Response>"
+                           % (form.get("InstanceType", ["?"])[0], no_capacity_zone)).encode()
+                self.send_response(500)
+                self.send_header("Content-Type", "text/xml")
+                self.send_header("Content-Length", str(len(message)))
+                self.end_headers()
+                self.wfile.write(message)
+                return
             if form.get("Action") == ["DeleteSecurityGroup"]:
                 group = form.get("GroupId", form.get("GroupName", ["?"]))[0]
                 with lock:
@@ -210,6 +238,24 @@ def flaky_proxy(port_file, refusals):
     with open(port_file, "w") as out:
         out.write(str(server.server_address[1]))
     server.serve_forever()
+
+
+def placed(benchmark_id, port_file, refused_zone, refused_type):
+    """The instances of the type refused run outside the zone that had no capacity for it, which was asked first."""
+    zones = {}
+    for region in REGIONS:
+        for reservation in boto3.client("ec2", region_name=region).describe_instances(Filters=[
+                {"Name": "tag:geoshard_benchmark_id", "Values": [benchmark_id]},
+                {"Name": "instance-state-name", "Values": ["pending", "running"]}])["Reservations"]:
+            for instance in reservation["Instances"]:
+                if instance["InstanceType"] == refused_type:
+                    zones[instance["InstanceId"]] = instance["Placement"]["AvailabilityZone"]
+    calls = json.load(open(port_file + ".calls")) if os.path.exists(port_file + ".calls") else {}
+    ok = bool(zones) and refused_zone not in zones.values() and bool(calls.get(refused_zone))
+    print(("PASS " if ok else "FAIL ") + "%s: %s refused for capacity in %s (%d RunInstances), started in %s"
+          % (benchmark_id, refused_type, refused_zone, len(calls.get(refused_zone, [])),
+             ", ".join(sorted(set(zones.values()))) or "no zone"))
+    return 0 if ok else 1
 
 
 def refused(port_file, refusals, benchmark_id):
@@ -269,6 +315,10 @@ if __name__ == "__main__":
         sys.exit(verify(sys.argv[2], sys.argv[3]))
     if command == "gone":
         sys.exit(gone(sys.argv[2], sys.argv[3:]))
+    if command == "capacity-proxy":
+        flaky_proxy(sys.argv[2], 0, sys.argv[3], sys.argv[4])
+    if command == "placed":
+        sys.exit(placed(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]))
     if command == "flaky-proxy":
         flaky_proxy(sys.argv[2], int(sys.argv[3]))
     if command == "disks":

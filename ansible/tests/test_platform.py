@@ -69,14 +69,27 @@ class PlatformTest(unittest.TestCase):
         self.assertEqual(sentence, "lab-shard01 cannot run MongoDB 4.4: MongoDB publishes no 4.4 packages for "
                                    "Debian 12 (x86_64); MongoDB 7.0 or 8.0 would run here.")
 
-    def test_arm64_needs_armv8_2_a_from_5_0(self):
+    def test_arm64_needs_armv8_2_a_from_4_4_19(self):
         self.assertIsNone(verdict("8.0", "Ubuntu", "22.04", "aarch64", cpu("graviton2"))[0])
+        self.assertIsNone(verdict("4.4", "Ubuntu", "20.04", "aarch64", cpu("graviton2"))[0])
         sentence, model, runs_here = verdict("8.0", "Ubuntu", "20.04", "aarch64", cpu("cortex-a72"))
         self.assertEqual(model, "ARM part 0xd08")
         self.assertEqual(sentence, "lab-shard01 cannot run MongoDB 8.0: its CPU (ARM part 0xd08) lacks ARMv8.2-A "
-                                   "(flags asimdrdm, atomics, dcpop), which MongoDB 5.0 and later need on aarch64; "
-                                   "MongoDB 4.4 would run here.")
-        self.assertEqual(runs_here, ["4.4"])
+                                   "(flags asimdrdm, atomics, dcpop), which MongoDB 4.4.19 and later need on aarch64; "
+                                   "none of the series these roles install (4.4, 5.0, 6.0, 7.0, 8.0) would run here "
+                                   "(but MongoDB 4.4.18 would, given as mongodb_install_package_version).")
+        self.assertEqual(runs_here, [])
+        # The series 4.4 installs its newest release (4.4.29), which a Cortex-A72 cannot run.
+        sentence, _, _ = verdict("4.4", "Ubuntu", "20.04", "aarch64", cpu("cortex-a72"))
+        self.assertTrue(sentence.startswith("lab-shard01 cannot run MongoDB 4.4: its CPU (ARM part 0xd08) lacks "
+                                            "ARMv8.2-A"), sentence)
+        for version, refused in (("4.4.18", False), ("4.4.19", True), ("4.4.29", True)):
+            sentence, _, _ = module.verdict("4.4", PLATFORMS, RULES, "Ubuntu", "20.04", "aarch64", cpu("cortex-a72"),
+                                            "lab-shard01", version)
+            self.assertEqual(sentence is not None, refused, (version, sentence))
+        self.assertTrue(sentence.startswith("lab-shard01 cannot run MongoDB 4.4.29: "), sentence)
+        # x86_64 without AVX still runs every 4.4 release.
+        self.assertIsNone(verdict("4.4", "Ubuntu", "20.04", "x86_64", cpu("xeon-e5620"))[0])
 
     def test_debian_has_no_arm64_packages(self):
         sentence, _, runs_here = verdict("8.0", "Debian", "12", "aarch64", cpu("graviton2"))
