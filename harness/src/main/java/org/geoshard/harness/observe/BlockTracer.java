@@ -13,14 +13,19 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One running bpftrace process tracing block requests ({@link BlockTraceScript}), appending each
  * request to a CSV file as it completes. {@link #start} returns once the probes are attached;
- * {@link #stop} ends the process (bpftrace runs its END block on SIGTERM) and returns the requests.
+ * {@link #stop} ends the process (bpftrace runs its END block on SIGTERM, which counts the requests
+ * that started and completed) and returns what it saw.
  */
 public final class BlockTracer {
   private static final long ATTACH_TIMEOUT_S = 60;
+  private static final Pattern COUNTS = Pattern.compile(
+      Pattern.quote(BlockTraceScript.COUNTS) + "(\\d+) started, (\\d+) completed");
 
   private final Process process;
   private final Thread reader;
@@ -28,8 +33,12 @@ public final class BlockTracer {
   private final StringBuilder errors = new StringBuilder();
   private final CountDownLatch attached = new CountDownLatch(1);
   private volatile IOException readFailure;
+  private final BlockProbes probes;
+  private volatile long started = -1;
+  private volatile long completed = -1;
 
-  private BlockTracer(Process process, BufferedWriter csv, String stage, long epochMsAtNanos0, long nanos0) {
+  private BlockTracer(BlockProbes probes, Process process, BufferedWriter csv, String stage, long epochMsAtNanos0, long nanos0) {
+    this.probes = probes;
     this.process = process;
     this.reader = new Thread(() -> read(csv, stage, epochMsAtNanos0, nanos0), "io-trace-" + stage);
     this.reader.setDaemon(true);
@@ -42,11 +51,13 @@ public final class BlockTracer {
   /**
    * Starts bpftrace and waits until it traces.
    *
+   * @param program the program ({@link BlockTraceScript#program}) for these probes
    * @param command the bpftrace executable
    * @param csv the file the requests are appended to (created with its header when missing)
    * @throws IOException bpftrace could not start or did not attach its probes; the message says why
    */
-  public static BlockTracer start(String command, String program, Path csv, String stage) throws IOException {
+  public static BlockTracer start(String command, BlockProbes probes, String program, Path csv, String stage)
+      throws IOException {
     Path script = Files.createTempFile("geoshard-io", ".bt");
     Files.writeString(script, program, StandardCharsets.UTF_8);
     // Both clocks read together: bpftrace's nsecs and System.nanoTime are CLOCK_MONOTONIC on Linux.
@@ -68,7 +79,7 @@ public final class BlockTracer {
       out.write(BlockRequest.CSV_HEADER);
       out.newLine();
     }
-    BlockTracer tracer = new BlockTracer(p, out, stage, epochMs0, nanos0);
+    BlockTracer tracer = new BlockTracer(probes, p, out, stage, epochMs0, nanos0);
     try {
       boolean ok = tracer.attached.await(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
       if (!ok || !p.isAlive()) {
@@ -88,8 +99,8 @@ public final class BlockTracer {
     return tracer;
   }
 
-  /** Ends the trace; returns every request it saw (the CSV file holds the same). */
-  public List<BlockRequest> stop() throws IOException {
+  /** Ends the trace; returns every request it saw (the CSV file holds the same) and its counts. */
+  public BlockTrace stop() throws IOException {
     // SIGTERM through the handle: Process.destroy() would also close the output we still have to read.
     process.toHandle().destroy();
     try {
@@ -105,7 +116,7 @@ public final class BlockTracer {
       throw readFailure;
     }
     synchronized (requests) {
-      return List.copyOf(requests);
+      return new BlockTrace(probes, requests, started, completed);
     }
   }
 
@@ -125,6 +136,12 @@ public final class BlockTracer {
       while ((line = in.readLine()) != null) {
         if (line.startsWith(BlockTraceScript.ANCHOR)) {
           attached.countDown();
+          continue;
+        }
+        Matcher counts = COUNTS.matcher(line);
+        if (counts.matches()) {
+          started = Long.parseLong(counts.group(1));
+          completed = Long.parseLong(counts.group(2));
           continue;
         }
         BlockRequest r = BlockRequest.parse(line);

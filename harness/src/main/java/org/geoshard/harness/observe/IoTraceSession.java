@@ -62,13 +62,16 @@ public final class IoTraceSession implements StageListener {
         targets = resolveTargets();
       }
       mountTracefs();
+      BlockProbes probes = settings.probes().isPresent() ? settings.probes().get()
+          : BlockProbes.of(TRACEFS.resolve("events").resolve("block"));
       if (settings.dropCaches()) {
         dropCaches();
       }
-      tracer = BlockTracer.start(settings.command(),
-          BlockTraceScript.program(targets.pids(), settings.processNames()), csv(), stage.label());
-      LOG.info("Tracing block I/O of {} during {} into {}", describe(targets), stage.label(),
-          runFolder.relativize(csv()));
+      tracer = BlockTracer.start(settings.command(), probes,
+          BlockTraceScript.program(targets.pids(), settings.processNames(), probes), csv(), stage.label());
+      LOG.info("Tracing block I/O of {} during {} into {} ({}{})", describe(targets), stage.label(),
+          runFolder.relativize(csv()), String.join(", ", probes.tracepoints()),
+          settings.probes().isPresent() ? ", as " + IoTraceSettings.TRACE_IO_PROBES + " asks" : "");
     } catch (Exception e) {
       unavailable = true;
       String reason = e.getMessage();
@@ -87,17 +90,21 @@ public final class IoTraceSession implements StageListener {
     BlockTracer t = tracer;
     tracer = null;
     try {
-      List<BlockRequest> requests = t.stop();
+      BlockTrace trace = t.stop();
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("stage", stage.label());
       entry.put("node", targets.node());
       entry.put("file", runFolder.relativize(csv()).toString());
-      entry.putAll(IoSummary.of(requests));
+      entry.put("probes", trace.probes().tracepoints());
+      entry.put("neverCompleted", trace.neverCompleted());
+      entry.putAll(IoSummary.of(trace.requests()));
       traces.add(entry);
       io.put("status", "traced");
       io.put("traces", traces);
       record.put("io", io);
-      LOG.info("Block I/O during {}: {} requests, {} bytes", stage.label(), entry.get("requests"), entry.get("bytes"));
+      LOG.info("Block I/O during {}: {} requests, {} bytes; {} started but not seen to complete", stage.label(),
+          entry.get("requests"), entry.get("bytes"), trace.neverCompleted() == null ? "unknown how many"
+              : trace.neverCompleted());
     } catch (IOException | RuntimeException e) {
       LOG.warn("The block I/O trace of {} could not be read: {}", stage.label(), e.getMessage());
       io.put("status", "failed");

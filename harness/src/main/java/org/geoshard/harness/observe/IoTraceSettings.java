@@ -3,6 +3,7 @@ package org.geoshard.harness.observe;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.geoshard.harness.config.PropertyReader;
 
@@ -14,12 +15,15 @@ import org.geoshard.harness.config.PropertyReader;
  * @param command the bpftrace executable
  * @param dropCaches empty the page cache before each traced stage (root only), so that the trace sees
  *     what the stage reads from the disk and not what an earlier stage left in memory
+ * @param probes the block tracepoints to use; empty: the newest set the kernel has ({@link BlockProbes#of})
  */
-public record IoTraceSettings(Set<Stage> stages, List<String> processNames, String command, boolean dropCaches) {
+public record IoTraceSettings(Set<Stage> stages, List<String> processNames, String command, boolean dropCaches,
+    Optional<BlockProbes> probes) {
   public static final String TRACE_IO = "trace.io";
   public static final String TRACE_IO_PROCESSES = "trace.io.processes";
   public static final String TRACE_IO_BPFTRACE = "trace.io.bpftrace";
   public static final String TRACE_IO_DROP_CACHES = "trace.io.dropcaches";
+  public static final String TRACE_IO_PROBES = "trace.io.probes";
 
   public IoTraceSettings {
     stages = stages.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(stages));
@@ -27,7 +31,7 @@ public record IoTraceSettings(Set<Stage> stages, List<String> processNames, Stri
   }
 
   public static IoTraceSettings off() {
-    return new IoTraceSettings(Set.of(), List.of(), "bpftrace", false);
+    return new IoTraceSettings(Set.of(), List.of(), "bpftrace", false, Optional.empty());
   }
 
   public boolean traces(Stage stage) {
@@ -67,6 +71,17 @@ public record IoTraceSettings(Set<Stage> stages, List<String> processNames, Stri
       in.problem("Property '" + TRACE_IO_BPFTRACE + "' is empty; give the bpftrace executable.");
     }
     boolean dropCaches = in.bool(TRACE_IO_DROP_CACHES, false);
-    return new IoTraceSettings(stages, names, command, dropCaches);
+    // Forcing a set is for checking the older kernels' probes on a newer kernel (both sets exist there).
+    String probeValue = in.string(TRACE_IO_PROBES, "auto").strip();
+    Optional<BlockProbes> probes = Optional.empty();
+    if (!probeValue.equals("auto")) {
+      probes = Optional.ofNullable(BlockProbes.ofValue(probeValue));
+      if (probes.isEmpty()) {
+        in.problem("Property '" + TRACE_IO_PROBES + "' is '" + probeValue + "'; it is auto (the newest tracepoints"
+            + " the kernel has), block_io (block_io_start/block_io_done, Linux 6.5 on) or block_rq (block_getrq/"
+            + "block_rq_complete, Linux 4.x on).");
+      }
+    }
+    return new IoTraceSettings(stages, names, command, dropCaches, probes);
   }
 }

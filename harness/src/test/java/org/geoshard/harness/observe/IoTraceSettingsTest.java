@@ -22,7 +22,17 @@ class IoTraceSettingsTest {
     assertThat(s.stages()).isEmpty();
     assertThat(s.command()).isEqualTo("bpftrace");
     assertThat(s.dropCaches()).isFalse();
+    assertThat(s.probes()).isEmpty();
     assertThat(in.problems()).isEmpty();
+  }
+
+  @Test
+  void theProbesCanBeForcedAndAWrongSetIsNamed() {
+    assertThat(IoTraceSettings.read(reader("trace.io.probes", "block_rq")).probes()).contains(BlockProbes.BLOCK_RQ);
+    assertThat(IoTraceSettings.read(reader("trace.io.probes", "auto")).probes()).isEmpty();
+    PropertyReader in = reader("trace.io.probes", "rq");
+    IoTraceSettings.read(in);
+    assertThat(in.problems()).singleElement().asString().contains("'trace.io.probes'", "'rq'", "block_io", "block_rq");
   }
 
   @Test
