@@ -33,6 +33,8 @@ PERF_HEADER = re.compile(r"^# measured on .+ load average .+: (.+)$")
 
 # Commands that cannot run on this machine (first match wins), with the reason printed for each.
 SKIPS = [
+    # First: a command that would reach past this machine never runs (no traffic to outside addresses).
+    (r"\b(curl|wget)\b|https?://(?!127\.0\.0\.1|localhost)", "reaches the internet"),
     (r"^bin/test(\s*$|\s+all\b)", "the whole test suite (bin/test docs is part of it)"),
     (r"testcontainers:|bin/test mongodb", "needs Docker (real MongoDB through Testcontainers)"),
     (r"mongodb-geo|mongodb-async|mongodb://", "needs a MongoDB cluster"),
@@ -40,7 +42,7 @@ SKIPS = [
     (r"^(cd ansible|\. \.venv/|python3 -m venv)", "ansible's own set-up (ansible/check makes its venv)"),
     (r"ansible-vault", "writes your Ansible vault (ansible-vault comes with ansible's venv)"),
     (r"^\./check\b", "ansible/check: about 50 minutes (bin/test ansible runs it)"),
-    (r"^cat > ~/\.geoshard/|^EOF$|^ec2_cluster_", "writes your EC2 settings"),
+    (r"^cat > ~/\.geoshard/|^EOF$|^ec2_cluster_|>\s*~/\.geoshard/", "writes your EC2 settings"),
     (r"results/runs/(?:[A-Z]\b|\s|$)", "reads run folders of your own"),
     (r"<[^>]+>", "has a placeholder to fill in"),
 ]

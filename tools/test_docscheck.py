@@ -79,6 +79,15 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(d.shrink(found[2].text),
                          "bin/ycsb run postgis-geo $common -p ramp.interval=2 -p ramp.maxthreads=6")
 
+    def test_a_command_that_reaches_past_this_machine_never_runs(self):
+        # ansible/README's EC2 quick start asks a public service for the controller's address.
+        ec2 = ("printf 'ec2_cluster_key_name: geoshard\\n' \"$(curl -s https://checkip.amazonaws.com)\""
+               " >~/.geoshard/ec2.yml")
+        self.assertEqual(d.skip_reason(ec2), "reaches the internet")
+        self.assertEqual(d.skip_reason("wget -q https://example.org/x.tgz"), "reaches the internet")
+        self.assertEqual(d.skip_reason("printf 'x: 1\\n' >~/.geoshard/ec2.yml"), "writes your EC2 settings")
+        self.assertIsNone(d.skip_reason("bin/ycsb preflight postgis-geo -p postgis.url=jdbc:postgresql://127.0.0.1:54329/geoshard"))
+
     def test_a_hash_inside_quotes_is_no_comment(self):
         self.assertEqual(d.strip_comment("echo '# x' \"a#b\"  # c"), "echo '# x' \"a#b\"")
 
