@@ -34,7 +34,7 @@ public record ExpectedData(Map<DataRole, Long> records, boolean lowerBound, bool
   /** What the initialised workload says of its dataset; YCSB's counts for a workload that says nothing. */
   static ExpectedData of(Object workload, Properties properties) {
     if (workload instanceof KnowsDatasetSize knows) {
-      return new ExpectedData(knows.datasetSize(), knows.runAddsRecords(), false);
+      return new ExpectedData(knows.datasetSize(), knows.runAddsRecords(), !knows.runReadsLoadedData());
     }
     if (workload == null || workload instanceof DeclaresData) {
       return UNKNOWN;
