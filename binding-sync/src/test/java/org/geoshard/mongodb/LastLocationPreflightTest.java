@@ -167,6 +167,27 @@ class LastLocationPreflightTest {
   }
 
   @Test
+  void lastKnownLocationIsReadOnTheClusterOfItsOwnUrl() throws Exception {
+    try (InProcessMongo lklCluster = new InProcessMongo()) {
+      Properties p = stream("mongodb.ll.lkl.url", lklCluster.url("ycsb"));
+      insert("history", 200);
+      insert("lastknownlocation", 100);  // on mongodb.url's cluster: not where the stream keeps it
+      String lkl = "Collection ycsb.lastknownlocation at " + lklCluster.url("ycsb") + " holds no records, and this run "
+          + "reads loaded data: load it first (bin/ycsb load with the same properties), or check the table, collection or URL.";
+      assertThat(refusal(p)).isEqualTo(lkl);
+      assertThat(named(preflight(p, Preflight.Before.RUN), "the run would refuse"))
+          .containsExactly(Check.fail("the run would refuse", lkl));
+      try (MongoClient client = MongoClients.create(lklCluster.url("ycsb"))) {
+        client.getDatabase("ycsb").getCollection("lastknownlocation").insertOne(new Document("n", 1));
+      }
+      assertThat(named(preflight(p, Preflight.Before.RUN), "collection").get(1)).isEqualTo(Check.fail("collection",
+          "ycsb.lastknownlocation at " + lklCluster.url("ycsb") + " holds 1 documents, but the scenario's dataset has at "
+              + "least 100: load it completely with the same properties (a split load's parts add up to it)"));
+      assertThat(refusal(p)).isNull();
+    }
+  }
+
+  @Test
   void theInsertOnlyTablesMayStartEmptyAndKeepNoLastKnownLocation() throws Exception {
     Properties insertOnly = stream(INSERT_ONLY);
     assertThat(refusal(insertOnly)).isNull();

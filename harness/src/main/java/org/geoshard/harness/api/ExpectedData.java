@@ -11,7 +11,8 @@ import java.util.Properties;
  *
  * @param records records per role after a complete load; a role absent is not known
  * @param lowerBound a run of this scenario adds records (inserts or upserts): after one, the server may hold more
- * @param runOnlyInserts a run of this scenario reads nothing loaded, so it may start on empty data
+ * @param runOnlyInserts a run of this scenario needs nothing loaded (it only inserts, or reads only what its own
+ *     writers add: {@link KnowsDatasetSize#runReadsLoadedData()}), so it may start on empty data
  */
 public record ExpectedData(Map<DataRole, Long> records, boolean lowerBound, boolean runOnlyInserts) {
   /** Nothing known (a workload that cannot say, or a declaration made without an initialised workload). */
