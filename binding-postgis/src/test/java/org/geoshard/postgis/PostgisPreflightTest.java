@@ -203,6 +203,16 @@ class PostgisPreflightTest {
     assertThat(run).contains(Check.fail("the run would refuse", history), Check.fail("the run would refuse", lkl));
     assertThat(runRefusal(p, Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
         org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN))).isEqualTo(history + " " + lkl);
+    // The insert-only tables: the readers ask History, which the writers fill; no Last-Known-Location is kept.
+    p.setProperty("ll.write.mode", "insertonly");
+    p.setProperty("ll.read.proportion.lkl", "0");
+    p.setProperty("ll.read.proportion.range", "1");
+    assertThat(runRefusal(p, Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+        org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN))).isNull();
+    List<Check> insertOnly = preflight(p, Before.RUN);
+    assertThat(insertOnly).noneMatch(c -> c.status() == Preflight.Verdict.FAIL);
+    assertThat(insertOnly).filteredOn(c -> c.name().equals("rows")).extracting(Check::detail)
+        .containsExactly("ll_history is empty or absent: this run only inserts");
   }
 
   /** Properties of the geo workload on a table of the test's own, not loaded. */

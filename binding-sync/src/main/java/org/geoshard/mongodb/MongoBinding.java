@@ -291,11 +291,34 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       if (data.contains(DataRole.KEY_VALUE) && !onlyInserts && empty(lease, context().data().keyValueTable())) {
         refusals.add(emptySentence(context().data().keyValueTable()));
       }
+      // The location stream's readers ask History and (unless insert-only) every user's LastKnownLocation.
+      if (data.contains(LastLocationContract.HISTORY) && !onlyInserts && lastLocationCollections().historyEmpty()) {
+        refusals.add(ExpectedData.emptyBeforeRun(lastLocationCollections().historyPlace()));
+      }
+      if (readsLkl(data) && !onlyInserts && lastLocationCollections().lklEmpty()) {
+        refusals.add(ExpectedData.emptyBeforeRun(lastLocationCollections().lklPlace()));
+      }
     } catch (MongoException e) {
       // Not knowing is not a refusal: the run's own checks say so and go on.
       LOG.debug("The checks before the run could not read {}", settings.namespace(), e);
     }
     return refusals;
+  }
+
+  /** LastKnownLocation is kept and read (the scenario counts it: not the insert-only tables). */
+  private boolean readsLkl(Set<DataRole> data) {
+    return data.contains(LastLocationContract.LAST_KNOWN)
+        && context().data().expected().of(LastLocationContract.LAST_KNOWN) != null;
+  }
+
+  /** History on {@code mongodb.url}'s cluster, LastKnownLocation on {@code mongodb.ll.lkl.url}'s when given. */
+  private LastLocationCollections lastLocationCollections() {
+    SharedClients.Lease lease = control();
+    LastLocationCollections.Cluster history = new LastLocationCollections.Cluster(lease.client(),
+        settings.connection().database(), settings.connection().maskedUrl());
+    LastLocationCollections.Cluster lkl = lklLease == null ? history : new LastLocationCollections.Cluster(
+        lklLease.client(), lklSettings.connection().database(), lklSettings.connection().maskedUrl());
+    return new LastLocationCollections(llSettings, history, lkl);
   }
 
   private boolean empty(SharedClients.Lease lease, String collection) {
@@ -366,13 +389,19 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     SharedClients.Lease lease = control();
     DataDeclaration declared = context().data();
     Map<String, Object> topology = topology(declared.roles());
-    // The collection topology describes: the restaurants, YCSB's table, or History (whose count is not checked:
-    // the stream may split it over several collections).
+    // The collection topology describes (the restaurants or YCSB's table), or the location stream's: each
+    // against the scenario's dataset. An empty one before a run that reads it is said by the run's refusal.
     DataRole counted = declared.declares(GeoContract.RESTAURANTS) ? GeoContract.RESTAURANTS
         : declared.declares(DataRole.KEY_VALUE) ? DataRole.KEY_VALUE : null;
-    Check count = counted == null || !(topology.get("documents") instanceof Number n) ? null
-        : declared.expected().countCheck("collection", String.valueOf(topology.get("namespace")), counted, "documents",
-            n.longValue(), before);
+    boolean refusedIfEmpty = before == Before.RUN && !declared.expected().runOnlyInserts();
+    List<Check> counts = new java.util.ArrayList<>();
+    if (counted != null && topology.get("documents") instanceof Number n && !(n.longValue() == 0 && refusedIfEmpty)) {
+      counts.add(declared.expected().countCheck("collection", String.valueOf(topology.get("namespace")), counted,
+          "documents", n.longValue(), before));
+    }
+    if (counted == null && declared.declares(LastLocationContract.HISTORY)) {
+      counts.addAll(lastLocationCounts(declared, before, refusedIfEmpty));
+    }
     Boolean geoIndex = null;
     if (declared.declares(GeoContract.RESTAURANTS)) {
       try {
@@ -384,7 +413,35 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     List<String> refusals = before == Before.RUN ? runRefusals(declared.roles()) : List.of();
     return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology, cellKey.active(),
-        llSettings.lklKeyProblem(lklFacts()), count, refusals, geoIndex);
+        llSettings.lklKeyProblem(lklFacts()), counts, refusals, geoIndex);
+  }
+
+  /**
+   * History (every collection of its split) and, when the scenario keeps it, LastKnownLocation, each
+   * against what a complete load writes (a lower bound: the stream's runs add to both); none when they
+   * cannot be read (the topology's line then says what it read).
+   */
+  private List<Check> lastLocationCounts(DataDeclaration declared, Before before, boolean refusedIfEmpty) {
+    List<Check> counts = new java.util.ArrayList<>();
+    try {
+      LastLocationCollections ll = lastLocationCollections();
+      List<String> histories = ll.histories();
+      long history = ll.historyDocuments(histories);
+      if (!(history == 0 && refusedIfEmpty)) {
+        counts.add(declared.expected().countCheck("collection", ll.historyName(histories), LastLocationContract.HISTORY,
+            "documents", history, before));
+      }
+      if (readsLkl(declared.roles())) {
+        long lkl = ll.lklDocuments();
+        if (!(lkl == 0 && refusedIfEmpty)) {
+          counts.add(declared.expected().countCheck("collection", ll.lklName(), LastLocationContract.LAST_KNOWN,
+              "documents", lkl, before));
+        }
+      }
+    } catch (MongoException e) {
+      LOG.debug("The location stream's collections could not be counted", e);
+    }
+    return counts;
   }
 
   /**

@@ -89,6 +89,19 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     return split == HistorySplit.NONE ? history : history + "_" + split.suffix(timestampMs);
   }
 
+  /**
+   * Whether a collection of the database is one of History's: {@code history} unsplit, else
+   * {@code history_<yyyy_MM>} or {@code history_<yyyy_MM_dd>} as {@code ll.history.split} names them.
+   */
+  public boolean isHistory(String collection) {
+    return switch (split) {
+      case NONE -> collection.equals(history);
+      case MONTH -> collection.startsWith(history + "_") && collection.substring(history.length() + 1).matches("\\d{4}_\\d{2}");
+      case DAY -> collection.startsWith(history + "_")
+          && collection.substring(history.length() + 1).matches("\\d{4}_\\d{2}_\\d{2}");
+    };
+  }
+
   /** Every History collection that [fromMs, toMs] touches. */
   public List<String> historiesBetween(long fromMs, long toMs) {
     if (split == HistorySplit.NONE) {

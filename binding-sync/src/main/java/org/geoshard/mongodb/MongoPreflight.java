@@ -28,14 +28,14 @@ final class MongoPreflight {
   /**
    * @param cellKey the ranged cell key is in use (its near queries carry the covering)
    * @param lklKeyProblem why the LastKnownLocation key cannot be upserted on its cluster, or null
-   * @param count the collection's documents against the scenario's dataset (from the topology's count), or
-   *     null to say what the topology holds
+   * @param counts the collections' documents against the scenario's dataset (the topology's collection, or
+   *     the location stream's History and LastKnownLocation), or none to say what the topology holds
    * @param refusals what the next run would refuse, each in the run's own sentence (none before a load)
    * @param geoIndex whether the collection has its 2dsphere index on the field the near queries use, or null
    *     when the scenario makes none
    */
   static List<Check> checks(MongoClient client, ServerFacts facts, MongoSettings settings, Map<String, Object> topology,
-      boolean cellKey, String lklKeyProblem, Check count, List<String> refusals, Boolean geoIndex) {
+      boolean cellKey, String lklKeyProblem, List<Check> counts, List<String> refusals, Boolean geoIndex) {
     List<Check> checks = new ArrayList<>();
     checks.add(Check.ok("nodes reached", settings.connection().maskedUrl() + (facts.hosts().isEmpty() ? "" : " " + facts.hosts())));
     checks.add(version(facts));
@@ -52,13 +52,12 @@ final class MongoPreflight {
       checks.add(Check.ok("topology", deployment));
     }
     Object documents = topology.get("documents");
-    if (documents == null) {
+    boolean saidByRefusal = documents instanceof Number n && n.longValue() == 0 && !refusals.isEmpty();
+    if (!counts.isEmpty() || saidByRefusal) {
+      checks.addAll(counts);  // an empty collection before a run: the run's refusal below says it
+    } else if (documents == null) {
       checks.add(Check.warn("collection", topology.get("namespace") + ": documents unreadable: "
           + topology.getOrDefault("documentsUnavailable", "")));
-    } else if (count != null) {
-      if (!(documents instanceof Number n && n.longValue() == 0 && !refusals.isEmpty())) {
-        checks.add(count);  // an empty collection before a run: the run's refusal below says it
-      }
     } else {
       checks.add(Check.ok("collection", topology.get("namespace") + " holds " + documents + " documents"));
     }

@@ -25,6 +25,7 @@ import org.geoshard.harness.output.RunResult;
 import org.geoshard.harness.run.RunSettings;
 import org.geoshard.harness.run.Runner;
 import org.geoshard.harness.run.StartFailedException;
+import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.LocationEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -257,7 +258,57 @@ public abstract class FerretSuite {
     assertThat(load).noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL);
   }
 
-  private List<org.geoshard.harness.api.Preflight.Check> ferretPreflight(Properties p, GeoWorkload workload,
+  /**
+   * The location stream (issue 37): on an empty database preflight fails with the sentences the run refuses
+   * with; after a real load History and LastKnownLocation hold exactly what the scenario expects, said as
+   * a lower bound; the insert-only tables may start empty.
+   */
+  @Test
+  void theLocationStreamIsRefusedEmptyAndCountedAfterItsLoad() throws Exception {
+    Properties p = FerretServer.properties(database, "workload", LastLocationWorkload.class.getName(), "ll.users", "60",
+        "ll.cells", "20", "ll.writers", "1", "ll.history.peruser", "2", "ll.history.batchsize", "10", "seed", "5",
+        "status.interval", "0", "threadcount", "2", "operationcount", "0", "maxexecutiontime", "2",
+        "results.dir", dir.resolve("run").toString());
+    LastLocationWorkload workload = new LastLocationWorkload();
+    workload.init(p);
+    String tail = " at " + FerretServer.shared(database) + " holds no records, and this run reads loaded data: load it"
+        + " first (bin/ycsb load with the same properties), or check the table, collection or URL.";
+    String history = "Collection " + database + ".history" + tail;
+    String lkl = "Collection " + database + ".lastknownlocation" + tail;
+    List<org.geoshard.harness.api.Preflight.Check> empty = ferretPreflight(p, workload,
+        org.geoshard.harness.api.Preflight.Before.RUN);
+    assertThat(empty.stream().filter(c -> c.name().equals("the run would refuse")).toList()).containsExactly(
+        org.geoshard.harness.api.Preflight.Check.fail("the run would refuse", history),
+        org.geoshard.harness.api.Preflight.Check.fail("the run would refuse", lkl));
+    assertThatThrownBy(() -> new Runner(RunSettings.fromProperties(Phase.RUN, p, "ll"), p, harnessBinding(), dir).execute())
+        .isInstanceOf(StartFailedException.class).hasMessageContaining(history).hasMessageContaining(lkl);
+    assertThat(ferretPreflight(p, workload, org.geoshard.harness.api.Preflight.Before.LOAD))
+        .noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL);
+
+    Properties insertOnly = new Properties();
+    insertOnly.putAll(p);
+    insertOnly.putAll(Map.of("ll.write.mode", "insertonly", "ll.read.proportion.lkl", "0", "ll.read.proportion.range", "1"));
+    LastLocationWorkload appending = new LastLocationWorkload();
+    appending.init(insertOnly);
+    assertThat(ferretPreflight(insertOnly, appending, org.geoshard.harness.api.Preflight.Before.RUN))
+        .noneMatch(c -> c.status() == org.geoshard.harness.api.Preflight.Verdict.FAIL)
+        .contains(org.geoshard.harness.api.Preflight.Check.ok("collection",
+            database + ".history is empty or absent: this run only inserts"));
+
+    p.setProperty("results.dir", dir.resolve("load").toString());
+    RunResult load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p, harnessBinding(), dir).execute();
+    assertThat(load.errors()).isZero();
+    List<org.geoshard.harness.api.Preflight.Check> loaded = ferretPreflight(p, workload,
+        org.geoshard.harness.api.Preflight.Before.RUN);
+    assertThat(loaded.stream().filter(c -> c.name().equals("collection")).toList()).containsExactly(
+        org.geoshard.harness.api.Preflight.Check.ok("collection", database + ".history holds 120 documents (at least 120"
+            + " expected: the scenario's runs add to the loaded data, so this is a lower bound)"),
+        org.geoshard.harness.api.Preflight.Check.ok("collection", database + ".lastknownlocation holds 60 documents (at"
+            + " least 60 expected: the scenario's runs add to the loaded data, so this is a lower bound)"));
+    assertThat(loaded).extracting(org.geoshard.harness.api.Preflight.Check::name).doesNotContain("the run would refuse");
+  }
+
+  private List<org.geoshard.harness.api.Preflight.Check> ferretPreflight(Properties p, Object workload,
       org.geoshard.harness.api.Preflight.Before before) throws Exception {
     MongoBinding b = newBinding();
     b.setProperties(p);

@@ -120,6 +120,17 @@ public final class LastLocationWorkload extends Workload implements RequiresCont
     return true;
   }
 
+  /**
+   * The insert-only tables ({@code ll.write.mode=insertonly}) are the insert-only run: the writers only
+   * append, and the readers ask History for the last {@code ll.range.hours} of a user, which the
+   * writers fill; such a run may start on empty collections. Otherwise the readers ask every user's
+   * Last-Known-Location, which only a load gives each user before the run.
+   */
+  @Override
+  public boolean runReadsLoadedData() {
+    return settings.keepsLastKnownLocation();
+  }
+
   /** What a load fills and a run reads; no other data is prepared, dropped or counted for it. */
   @Override
   public Set<DataRole> dataRoles() {

@@ -40,5 +40,7 @@ class LastLocationDatasetSizeTest {
     LastLocationWorkload workload = initialised(LastLocationSettings.WRITE_MODE, "insertonly",
         LastLocationSettings.READ_LKL, "0", LastLocationSettings.READ_NEAR, "0", LastLocationSettings.READ_RANGE, "1");
     assertThat(workload.datasetSize()).isEqualTo(Map.of(LastLocationContract.HISTORY, 3000L));
+    // The insert-only run: writers append, readers ask History for what they append; it may start empty.
+    assertThat(DataDeclaration.ofInitialised(workload, new Properties()).expected().runOnlyInserts()).isTrue();
   }
 }

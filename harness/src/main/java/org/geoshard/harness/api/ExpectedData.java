@@ -11,7 +11,8 @@ import java.util.Properties;
  *
  * @param records records per role after a complete load; a role absent is not known
  * @param lowerBound a run of this scenario adds records (inserts or upserts): after one, the server may hold more
- * @param runOnlyInserts a run of this scenario reads nothing loaded, so it may start on empty data
+ * @param runOnlyInserts a run of this scenario needs nothing loaded (it only inserts, or reads only what its own
+ *     writers add: {@link KnowsDatasetSize#runReadsLoadedData()}), so it may start on empty data
  */
 public record ExpectedData(Map<DataRole, Long> records, boolean lowerBound, boolean runOnlyInserts) {
   /** Nothing known (a workload that cannot say, or a declaration made without an initialised workload). */
@@ -34,7 +35,7 @@ public record ExpectedData(Map<DataRole, Long> records, boolean lowerBound, bool
   /** What the initialised workload says of its dataset; YCSB's counts for a workload that says nothing. */
   static ExpectedData of(Object workload, Properties properties) {
     if (workload instanceof KnowsDatasetSize knows) {
-      return new ExpectedData(knows.datasetSize(), knows.runAddsRecords(), false);
+      return new ExpectedData(knows.datasetSize(), knows.runAddsRecords(), !knows.runReadsLoadedData());
     }
     if (workload == null || workload instanceof DeclaresData) {
       return UNKNOWN;

@@ -15,4 +15,13 @@ public interface KnowsDatasetSize {
 
   /** Whether a run adds records (inserts or upserts new keys): after one, the counts are lower bounds. */
   boolean runAddsRecords();
+
+  /**
+   * Whether a run reads what a load wrote, so that it must not start on empty data (preflight and the
+   * run refuse that in one sentence, {@link ExpectedData#emptyBeforeRun}). False for a run that only
+   * writes, or reads only what its own writers add.
+   */
+  default boolean runReadsLoadedData() {
+    return true;
+  }
 }
