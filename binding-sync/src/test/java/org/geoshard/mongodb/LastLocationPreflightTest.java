@@ -1,7 +1,6 @@
 package org.geoshard.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -10,11 +9,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import org.bson.Document;
-import org.geoshard.harness.api.DataDeclaration;
 import org.geoshard.harness.api.DataRole;
 import org.geoshard.harness.api.Preflight;
 import org.geoshard.harness.api.Preflight.Check;
-import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.lastlocation.LastLocationWorkload;
 import org.geoshard.lastlocation.contract.LastLocationContract;
 import org.junit.jupiter.api.AfterEach;
@@ -54,43 +51,13 @@ class LastLocationPreflightTest {
     return p;
   }
 
-  private static DataDeclaration declared(Properties p) throws Exception {
-    LastLocationWorkload workload = new LastLocationWorkload();
-    workload.init(p);
-    return DataDeclaration.ofInitialised(workload, p);
-  }
-
   private static List<Check> preflight(Properties p, Preflight.Before before) throws Exception {
-    MongoGeoBinding db = new MongoGeoBinding();
-    db.setProperties(p);
-    try (SharedObjects shared = new SharedObjects(declared(p))) {
-      db.joinRun(shared);
-      db.init();
-      try {
-        return db.preflight(before);
-      } finally {
-        db.cleanup();
-      }
-    }
+    return InPhase.preflight(new MongoGeoBinding(), p, new LastLocationWorkload(), before);
   }
 
   /** The run's refusal before its threads start, or null when it would start. */
   private static String refusal(Properties p) throws Exception {
-    MongoGeoBinding db = new MongoGeoBinding();
-    db.setProperties(p);
-    try (SharedObjects shared = new SharedObjects(declared(p))) {
-      db.joinRun(shared);
-      db.init();
-      try {
-        Throwable thrown = catchThrowable(() -> db.checkBeforeRun(STREAM));
-        if (thrown != null) {
-          assertThat(thrown).isInstanceOf(MongoStartException.class);
-        }
-        return thrown == null ? null : thrown.getMessage();
-      } finally {
-        db.cleanup();
-      }
-    }
+    return InPhase.refusal(new MongoGeoBinding(), p, new LastLocationWorkload(), STREAM);
   }
 
   private static List<Check> named(List<Check> checks, String name) {

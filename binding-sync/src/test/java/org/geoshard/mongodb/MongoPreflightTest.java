@@ -7,8 +7,6 @@ import com.mongodb.client.MongoClients;
 import java.util.List;
 import org.bson.Document;
 import org.geoshard.geo.GeoWorkload;
-import org.geoshard.harness.api.DataDeclaration;
-import org.geoshard.harness.api.SharedObjects;
 import org.geoshard.harness.api.Preflight;
 import org.geoshard.harness.api.Preflight.Check;
 import org.junit.jupiter.api.AfterEach;
@@ -36,22 +34,7 @@ public class MongoPreflightTest {
 
   /** As {@code bin/ycsb preflight}: the binding joins a phase whose declaration comes from the initialised workload. */
   static List<Check> preflight(MongoBinding db, java.util.Properties p, Preflight.Before before) throws Exception {
-    db.setProperties(p);
-    try (SharedObjects shared = new SharedObjects(declared(p))) {
-      db.joinRun(shared);
-      db.init();
-      try {
-        return db.preflight(before);
-      } finally {
-        db.cleanup();
-      }
-    }
-  }
-
-  static DataDeclaration declared(java.util.Properties p) throws Exception {
-    GeoWorkload workload = new GeoWorkload();
-    workload.init(p);
-    return DataDeclaration.ofInitialised(workload, p);
+    return InPhase.preflight(db, p, new GeoWorkload(), before);
   }
 
   private java.util.Properties geo(String... pairs) {
@@ -119,20 +102,8 @@ public class MongoPreflightTest {
   @Test
   void whatTheRunRefusesPreflightFailsWithTheSameSentence() throws Exception {
     insert(restaurants(), false);
-    MongoGeoBinding run = new MongoGeoBinding();
-    java.util.Properties p = geo();
-    run.setProperties(p);
-    String refusal;
-    try (SharedObjects shared = new SharedObjects(declared(p))) {
-      run.joinRun(shared);
-      run.init();
-      try {
-        refusal = org.assertj.core.api.Assertions.catchThrowable(
-            () -> run.checkBeforeRun(java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS))).getMessage();
-      } finally {
-        run.cleanup();
-      }
-    }
+    String refusal = InPhase.refusal(new MongoGeoBinding(), geo(), new GeoWorkload(),
+        java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS));
     assertThat(refusal).startsWith("Collection ycsb.restaurants has no 2dsphere index on 'location'");
     List<Check> checks = preflight(new MongoGeoBinding(), geo());
     assertThat(checks).contains(Check.fail("the run would refuse", refusal));
