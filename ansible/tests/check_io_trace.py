@@ -46,6 +46,7 @@ def trace_dd(tmp, program):
         subprocess.run(["dd", "if=/dev/zero", f"of={data}", "bs=4k", "count=256", "conv=fsync", "status=none"], check=True)
         subprocess.run(["dd", f"if={data}", "of=/dev/null", "bs=64k", "iflag=direct", "status=none"], check=True)
     finally:
+        time.sleep(0.5)  # the last completions reach the program's output before it is stopped
         tracer.terminate()
         tracer.wait(120)
         data.unlink(missing_ok=True)
@@ -53,7 +54,8 @@ def trace_dd(tmp, program):
     rows = [r.split(",") for r in text.splitlines() if r.count(",") == 8 and r.split(",")[7] == "dd"]
     counts = re.search(r"^# requests (\d+) started, (\d+) completed$", text, re.M)
     writes = sum(int(r[4]) for r in rows if "W" in r[5])
-    reads = sum(int(r[4]) for r in rows if "R" in r[5])
+    # dd's direct reads of the data, not the read-ahead (RA) of dd's own program when it starts.
+    reads = sum(int(r[4]) for r in rows if "R" in r[5] and "A" not in r[5])
     never = int(counts.group(1)) - int(counts.group(2)) if counts else None
     summary = f"{len(rows)} requests, {writes} bytes written, {reads} read, {never} never completed"
     mib = 1 << 20
