@@ -2,7 +2,6 @@ package org.geoshard.postgis;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -80,20 +79,14 @@ final class PostgisPreflight {
     }
   }
 
-  /** The tables whose rows are compared with the dataset, by role (those this binding maps). */
+  /**
+   * The tables whose rows are compared with the dataset, by role: LastKnownLocation only where the scenario
+   * counts it (not the insert-only tables).
+   */
   private Map<DataRole, String> countedTables(Set<DataRole> roles) {
-    Map<DataRole, String> tables = new LinkedHashMap<>();
-    if (roles.contains(GeoContract.RESTAURANTS)) {
-      tables.put(GeoContract.RESTAURANTS, settings.table());
-    }
-    if (roles.contains(DataRole.KEY_VALUE)) {
-      tables.put(DataRole.KEY_VALUE, PostgisOperations.checked(declaration.keyValueTable()));
-    }
-    if (roles.contains(LastLocationContract.HISTORY)) {
-      tables.put(LastLocationContract.HISTORY, PostgisLastLocation.HISTORY);
-    }
-    if (roles.contains(LastLocationContract.LAST_KNOWN) && declaration.expected().of(LastLocationContract.LAST_KNOWN) != null) {
-      tables.put(LastLocationContract.LAST_KNOWN, PostgisLastLocation.LKL);
+    Map<DataRole, String> tables = RoleTables.of(settings, declaration, roles);
+    if (declaration.expected().of(LastLocationContract.LAST_KNOWN) == null) {
+      tables.remove(LastLocationContract.LAST_KNOWN);
     }
     return tables;
   }
@@ -101,7 +94,7 @@ final class PostgisPreflight {
   /** The table's partitioning from the catalog, against {@code postgis.partition}. */
   Check partitioning(TableCatalog table) {
     String found = table.table() + ", " + table.partitioning();
-    String problem = runChecks.partitioningProblem(table, cells);
+    String problem = runChecks.partitioningProblem(table);
     if (problem != null) {
       return Check.fail("table", problem);
     }

@@ -107,22 +107,9 @@ final class PostgisPreparation {
     });
   }
 
-  /** The tables of the given roles, in a fixed order (the binding serves three workloads, each with its own). */
+  /** The tables of the given roles, in a fixed order ({@link RoleTables}). */
   List<String> tablesOf(Set<DataRole> data) {
-    List<String> tables = new ArrayList<>();
-    if (data.contains(GeoContract.RESTAURANTS)) {
-      tables.add(settings.table());
-    }
-    if (data.contains(DataRole.KEY_VALUE)) {
-      tables.add(PostgisOperations.checked(declaration.keyValueTable()));
-    }
-    if (data.contains(LastLocationContract.HISTORY)) {
-      tables.add(PostgisLastLocation.HISTORY);
-    }
-    if (data.contains(LastLocationContract.LAST_KNOWN)) {
-      tables.add(PostgisLastLocation.LKL);
-    }
-    return tables;
+    return new ArrayList<>(RoleTables.of(settings, declaration, data).values());
   }
 
   /** Drops the given tables (History's partitions with it), saying how many rows each held. */

@@ -3,6 +3,7 @@ package org.geoshard.postgis;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.geoshard.geo.contract.GeoContract;
 import org.geoshard.harness.api.DataDeclaration;
@@ -35,32 +36,29 @@ final class PostgisRunChecks {
   List<String> refusals(Set<DataRole> data) throws SQLException {
     List<String> refusals = new ArrayList<>();
     boolean onlyInserts = declaration.expected().runOnlyInserts();
-    if (data.contains(GeoContract.RESTAURANTS)) {
-      TableCatalog table = TableCatalog.read(live, settings.table());
-      String where = "Table " + settings.table() + " at " + settings.maskedUrl();
-      if (!table.exists()) {
-        refusals.add(where + " does not exist: load it first (bin/ycsb load postgis-geo -P <workload>).");
-        return refusals;
+    for (Map.Entry<DataRole, String> declared : RoleTables.of(settings, declaration, data).entrySet()) {
+      DataRole role = declared.getKey();
+      String table = declared.getValue();
+      String where = "Table " + table + " at " + settings.maskedUrl();
+      if (role.equals(GeoContract.RESTAURANTS)) {
+        TableCatalog catalog = TableCatalog.read(live, table);
+        if (!catalog.exists()) {
+          refusals.add(where + " does not exist: load it first (bin/ycsb load postgis-geo -P <workload>).");
+          return refusals;
+        }
+        String partitioning = partitioningProblem(catalog);
+        if (partitioning != null) {
+          refusals.add(partitioning);
+        }
+        if (!catalog.gistOnLocation() && !settings.allowSeqScan()) {
+          refusals.add(noGistIndex(where));
+        }
+      } else if (role.equals(LastLocationContract.LAST_KNOWN) && declaration.expected().of(role) == null) {
+        continue;  // the insert-only tables: LastKnownLocation is neither kept nor read
       }
-      String partitioning = partitioningProblem(table, cells);
-      if (partitioning != null) {
-        refusals.add(partitioning);
-      }
-      if (!table.gistOnLocation() && !settings.allowSeqScan()) {
-        refusals.add(noGistIndex(where));
-      }
-      if (!onlyInserts && empty(settings.table())) {
+      if (!onlyInserts && (!sql.relationExists(table) || empty(table))) {
         refusals.add(ExpectedData.emptyBeforeRun(where));
       }
-    }
-    if (data.contains(DataRole.KEY_VALUE)) {
-      emptyOrAbsent(PostgisOperations.checked(declaration.keyValueTable()), onlyInserts, refusals);
-    }
-    if (data.contains(LastLocationContract.HISTORY)) {
-      emptyOrAbsent(PostgisLastLocation.HISTORY, onlyInserts, refusals);
-    }
-    if (data.contains(LastLocationContract.LAST_KNOWN) && declaration.expected().of(LastLocationContract.LAST_KNOWN) != null) {
-      emptyOrAbsent(PostgisLastLocation.LKL, onlyInserts, refusals);  // the readers read it (kept unless insert-only)
     }
     return refusals;
   }
@@ -76,19 +74,13 @@ final class PostgisRunChecks {
    * {@code postgis.partition=cells:N} on a plain table (whose near queries fail), or null. The other
    * disagreements still run, and preflight warns of them ({@link PostgisPreflight}).
    */
-  String partitioningProblem(TableCatalog table, CellPartitioning cells) {
+  String partitioningProblem(TableCatalog table) {
     if (cells.partitioned() && !table.partitioned()) {
       return CellPartitioning.PARTITION + " is 'cells:" + cells.partitions() + "', but table " + table.table() + " at "
           + settings.maskedUrl() + " is a plain table, so every near query would fail (it has no column 'cell'): load it"
           + " again with " + PostgisSettings.DROP + "=true and this property, or set " + CellPartitioning.PARTITION + "=none.";
     }
     return null;
-  }
-
-  private void emptyOrAbsent(String table, boolean onlyInserts, List<String> refusals) throws SQLException {
-    if (!onlyInserts && (!sql.relationExists(table) || empty(table))) {
-      refusals.add(ExpectedData.emptyBeforeRun("Table " + table + " at " + settings.maskedUrl()));
-    }
   }
 
   private boolean empty(String table) throws SQLException {
