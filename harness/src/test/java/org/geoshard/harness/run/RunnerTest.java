@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -167,39 +168,36 @@ class RunnerTest {
 
   @Test
   void readsThatFoundNoRecordAreNamedOnceWithTheirCountAndTheLikelyCause() throws Exception {
-    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Runner.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
-        new ch.qos.logback.core.read.ListAppender<>();
-    logged.start();
-    logger.addAppender(logged);
-    RunResult result;
-    try {
-      result = run(Phase.RUN, workloada("operationcount", "3000", "recordcount", "5000", "readproportion", "1",
-          "updateproportion", "0"), TestBindings.MissingKeysDB.class);
-    } finally {
-      logger.detachAppender(logged);
-    }
+    List<String> logged = new ArrayList<>();
+    RunResult result = withRunnerLines(logged, () -> run(Phase.RUN, workloada("operationcount", "3000",
+        "recordcount", "5000", "readproportion", "1", "updateproportion", "0"), TestBindings.MissingKeysDB.class));
     // One thread: reads 3, 6, ... (1,000) found nothing; 5, 10, ... but not 15, ... (400) failed otherwise.
     assertThat(result.perOperation().get("READ").errors()).isEqualTo(1400);
-    List<String> notFound = logged.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-        .filter(line -> line.contains("NOT_FOUND")).toList();
+    List<String> notFound = logged.stream().filter(line -> line.contains("NOT_FOUND")).toList();
     assertThat(notFound).containsExactly("READ: 1,000 of 3,000 reads found no record (NOT_FOUND, counted as errors):"
         + " recordcount (5000) is above what was loaded?");
   }
 
   @Test
   void withoutNotFoundNothingIsSaidOfIt() throws Exception {
+    List<String> logged = new ArrayList<>();
+    withRunnerLines(logged, () -> run(Phase.RUN, workloada("operationcount", "300"), TestBindings.FailingDB.class));
+    assertThat(logged).noneMatch(line -> line.contains("NOT_FOUND"));
+  }
+
+  /** Runs the phase, adding what the Runner logged meanwhile (at the tests' level) to {@code lines}. */
+  private static <T> T withRunnerLines(List<String> lines, java.util.concurrent.Callable<T> phase) throws Exception {
     ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Runner.class);
     ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
         new ch.qos.logback.core.read.ListAppender<>();
     logged.start();
     logger.addAppender(logged);
     try {
-      run(Phase.RUN, workloada("operationcount", "300"), TestBindings.FailingDB.class);
+      return phase.call();
     } finally {
       logger.detachAppender(logged);
+      logged.list.forEach(event -> lines.add(event.getFormattedMessage()));
     }
-    assertThat(logged.list).noneMatch(event -> event.getFormattedMessage().contains("NOT_FOUND"));
   }
 
   @Test
