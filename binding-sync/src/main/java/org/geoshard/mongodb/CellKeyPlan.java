@@ -1,7 +1,6 @@
 package org.geoshard.mongodb;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoDatabase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,25 +105,19 @@ public final class CellKeyPlan {
       throws DBException {
     List<String> shards = shardNames(client);
     CellRanges ranges = ranges(properties, shards.size());
-    MongoDatabase admin = client.getDatabase("admin");
     Document sharding = CollectionChecks.shardingOf(client, namespace);
     List<Document> chunks = chunks(client, sharding);
-    int splits = 0;
+    List<Document> middles = new ArrayList<>();
     for (int i = 1; i < ranges.size(); i++) {
       Document middle = bound(ranges.lowerBound(i));
       if (chunks.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
-        admin.runCommand(new Document("split", namespace).append("middle", middle));
-        splits++;
+        middles.add(middle);
       }
     }
-    boolean moveRange = facts.rules().hasMoveRange();
+    ConflictRetry admin = new ConflictRetry(AdminCommands.over(client));
+    split(admin, namespace, middles);
     List<Move> moves = misplaced(chunks(client, sharding), ranges, shards);
-    for (Move move : moves) {
-      admin.runCommand(moveRange
-          ? new Document("moveRange", namespace).append("min", move.min()).append("max", move.max())
-              .append("toShard", move.to())
-          : new Document("moveChunk", namespace).append("bounds", List.of(move.min(), move.max())).append("to", move.to()));
-    }
+    String command = move(admin, facts, namespace, moves);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("namespace", namespace);
     details.put("key", key.toString());
@@ -133,10 +126,34 @@ public final class CellKeyPlan {
     details.put("shards", shards);
     details.put("lowerBounds", ranges.lowerBounds());
     details.put("restaurantsPerShard", ranges.restaurantsPerRange());
-    details.put("splits", splits);
+    details.put("splits", middles.size());
     details.put("moves", moves.size());
-    details.put("command", moveRange ? "moveRange" : "moveChunk");
+    details.put("command", command);
+    details.put("conflictRetries", admin.retries());
     return details;
+  }
+
+  /** Splits the collection at each point. */
+  static void split(ConflictRetry admin, String namespace, List<Document> middles) throws MongoStartException {
+    for (Document middle : middles) {
+      admin.run(new Document("split", namespace).append("middle", middle));
+    }
+  }
+
+  /**
+   * Moves each chunk with its own bounds: {@code moveRange} from 6.0 (DOCS-15363), {@code moveChunk}
+   * before it; says which command it was.
+   */
+  static String move(ConflictRetry admin, ServerFacts facts, String namespace, List<Move> moves)
+      throws MongoStartException {
+    boolean moveRange = facts.rules().hasMoveRange();
+    for (Move move : moves) {
+      admin.run(moveRange
+          ? new Document("moveRange", namespace).append("min", move.min()).append("max", move.max())
+              .append("toShard", move.to())
+          : new Document("moveChunk", namespace).append("bounds", List.of(move.min(), move.max())).append("to", move.to()));
+    }
+    return moveRange ? "moveRange" : "moveChunk";
   }
 
   /**
