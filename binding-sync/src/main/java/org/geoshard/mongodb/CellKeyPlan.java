@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.types.MinKey;
 import org.geoshard.geo.cells.CellGrid;
@@ -106,17 +107,27 @@ public final class CellKeyPlan {
     List<String> shards = shardNames(client);
     CellRanges ranges = ranges(properties, shards.size());
     Document sharding = CollectionChecks.shardingOf(client, namespace);
-    List<Document> chunks = chunks(client, sharding);
+    return layOut(new ConflictRetry(AdminCommands.over(client)), facts, namespace, shards, ranges,
+        () -> chunks(client, sharding));
+  }
+
+  /**
+   * The commands of {@link #place}, through {@code admin}: splits where a range starts inside a chunk,
+   * then the moves of the chunks the split left off their range's shard ({@code chunks} reads the
+   * catalog, before the split and after it).
+   */
+  Map<String, Object> layOut(ConflictRetry admin, ServerFacts facts, String namespace, List<String> shards,
+      CellRanges ranges, Supplier<List<Document>> chunks) throws MongoStartException {
+    List<Document> before = chunks.get();
     List<Document> middles = new ArrayList<>();
     for (int i = 1; i < ranges.size(); i++) {
       Document middle = bound(ranges.lowerBound(i));
-      if (chunks.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
+      if (before.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
         middles.add(middle);
       }
     }
-    ConflictRetry admin = new ConflictRetry(AdminCommands.over(client));
     split(admin, namespace, middles);
-    List<Move> moves = misplaced(chunks(client, sharding), ranges, shards);
+    List<Move> moves = misplaced(chunks.get(), ranges, shards);
     String command = move(admin, facts, namespace, moves);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("namespace", namespace);
@@ -129,6 +140,7 @@ public final class CellKeyPlan {
     details.put("splits", middles.size());
     details.put("moves", moves.size());
     details.put("command", command);
+    // Refusals waited out while a balancer round migrated a chunk of the collection (ConflictRetry).
     details.put("conflictRetries", admin.retries());
     return details;
   }
