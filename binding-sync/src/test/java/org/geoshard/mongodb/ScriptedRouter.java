@@ -32,8 +32,10 @@ import org.bson.types.MinKey;
  *       collection living on one shard) is not scripted.</li>
  *   <li>a write to a {@code --replSet} node whose set was never initiated: NotWritablePrimary (10107).</li>
  *   <li>{@code hello}: new in 4.4.2 (the manual); before it CommandNotFound, {@code isMaster} answers.</li>
- *   <li>ConflictingOperationInProgress (117) for the next N split/move commands, as while a balancer round
- *       migrates a chunk of the collection ({@link #conflicts}).</li>
+ *   <li>while a balancer round migrates a chunk of the collection ({@link #conflicts}): the next N splits
+ *       refused with LockBusy (46; a split waits 5 s for the migration, then gives up:
+ *       ActiveMigrationsRegistry::registerSplitOrMergeChunk) and moves with ConflictingOperationInProgress
+ *       (117).</li>
  * </ul>
  */
 final class ScriptedRouter implements AdminCommands {
@@ -42,7 +44,8 @@ final class ScriptedRouter implements AdminCommands {
   private final boolean replSetNode;
   private boolean initiated;
   private int helloBeforePrimary;
-  private int conflicts;
+  private int splitConflicts;
+  private int moveConflicts;
   private final Set<String> shardingEnabled = new HashSet<>();
   private final Set<String> shardNames = new java.util.TreeSet<>();
   /** The sharded collection's chunks by lower bound (first key field; MinKey as Long.MIN_VALUE). */
@@ -72,9 +75,10 @@ final class ScriptedRouter implements AdminCommands {
     this.replSetNode = replSetNode;
   }
 
-  /** The next {@code n} split or move commands are refused with ConflictingOperationInProgress. */
+  /** The next {@code n} splits are refused with LockBusy, and the next {@code n} moves with ConflictingOperationInProgress. */
   ScriptedRouter conflicts(int n) {
-    conflicts = n;
+    splitConflicts = n;
+    moveConflicts = n;
     return this;
   }
 
@@ -123,7 +127,10 @@ final class ScriptedRouter implements AdminCommands {
         return shardCollection(command);
       }
       case "split" -> {
-        conflict();
+        if (splitConflicts > 0) {
+          splitConflicts--;
+          throw refused(46, "LockBusy", "Timed out waiting for concurrent migration to finish");
+        }
         long at = first(command.get("middle", Document.class));
         chunks.put(at, chunks.floorEntry(at).getValue());
         return ok();
@@ -183,8 +190,8 @@ final class ScriptedRouter implements AdminCommands {
   }
 
   private void conflict() {
-    if (conflicts > 0) {
-      conflicts--;
+    if (moveConflicts > 0) {
+      moveConflicts--;
       throw refused(117, "ConflictingOperationInProgress", "the balancer is migrating a chunk of this collection");
     }
   }
