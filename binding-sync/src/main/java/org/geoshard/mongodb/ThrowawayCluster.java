@@ -20,8 +20,9 @@ import org.testcontainers.utility.DockerImageName;
  * with N shards a sharded cluster on one Docker network: a config server replica set ({@code cfg}),
  * N shard replica sets of one member each ({@code rs0} on host {@code shard0}, ...) and one mongos
  * (or several: {@link #start(int, String, boolean, int)}), the containers the client talks to (through
- * their mapped ports). The commands that join them go through {@link ClusterAssembly}. Used by the container tests and
- * by {@code mongodb.url=testcontainers:3s}. Needs a Docker engine.
+ * their mapped ports). The commands that join them go through {@link ClusterAssembly}, which the
+ * version-rule tests check without Docker. Used by the container tests and by
+ * {@code mongodb.url=testcontainers:3s}. Needs a Docker engine.
  *
  * <p>Every step is idempotent (replica sets initiated and shards added only when missing), so that a
  * reused cluster ({@code reusable}: Testcontainers' reuse, enabled by the user) is picked up as it is.
