@@ -1,12 +1,12 @@
 package org.geoshard.mongodb;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoDatabase;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.types.MinKey;
 import org.geoshard.geo.cells.CellGrid;
@@ -106,25 +106,29 @@ public final class CellKeyPlan {
       throws DBException {
     List<String> shards = shardNames(client);
     CellRanges ranges = ranges(properties, shards.size());
-    MongoDatabase admin = client.getDatabase("admin");
     Document sharding = CollectionChecks.shardingOf(client, namespace);
-    List<Document> chunks = chunks(client, sharding);
-    int splits = 0;
+    return layOut(new ConflictRetry(AdminCommands.over(client)), facts, namespace, shards, ranges,
+        () -> chunks(client, sharding));
+  }
+
+  /**
+   * The commands of {@link #place}, through {@code admin}: splits where a range starts inside a chunk,
+   * then the moves of the chunks the split left off their range's shard ({@code chunks} reads the
+   * catalog, before the split and after it).
+   */
+  Map<String, Object> layOut(ConflictRetry admin, ServerFacts facts, String namespace, List<String> shards,
+      CellRanges ranges, Supplier<List<Document>> chunks) throws MongoStartException {
+    List<Document> before = chunks.get();
+    List<Document> middles = new ArrayList<>();
     for (int i = 1; i < ranges.size(); i++) {
       Document middle = bound(ranges.lowerBound(i));
-      if (chunks.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
-        admin.runCommand(new Document("split", namespace).append("middle", middle));
-        splits++;
+      if (before.stream().noneMatch(c -> middle.equals(c.get("min", Document.class)))) {
+        middles.add(middle);
       }
     }
-    boolean moveRange = facts.rules().hasMoveRange();
-    List<Move> moves = misplaced(chunks(client, sharding), ranges, shards);
-    for (Move move : moves) {
-      admin.runCommand(moveRange
-          ? new Document("moveRange", namespace).append("min", move.min()).append("max", move.max())
-              .append("toShard", move.to())
-          : new Document("moveChunk", namespace).append("bounds", List.of(move.min(), move.max())).append("to", move.to()));
-    }
+    split(admin, namespace, middles);
+    List<Move> moves = misplaced(chunks.get(), ranges, shards);
+    String command = move(admin, facts, namespace, moves);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("namespace", namespace);
     details.put("key", key.toString());
@@ -133,10 +137,35 @@ public final class CellKeyPlan {
     details.put("shards", shards);
     details.put("lowerBounds", ranges.lowerBounds());
     details.put("restaurantsPerShard", ranges.restaurantsPerRange());
-    details.put("splits", splits);
+    details.put("splits", middles.size());
     details.put("moves", moves.size());
-    details.put("command", moveRange ? "moveRange" : "moveChunk");
+    details.put("command", command);
+    // Refusals waited out while a balancer round migrated a chunk of the collection (ConflictRetry).
+    details.put("conflictRetries", admin.retries());
     return details;
+  }
+
+  /** Splits the collection at each point. */
+  static void split(ConflictRetry admin, String namespace, List<Document> middles) throws MongoStartException {
+    for (Document middle : middles) {
+      admin.run(new Document("split", namespace).append("middle", middle));
+    }
+  }
+
+  /**
+   * Moves each chunk with its own bounds: {@code moveRange} from 6.0 (DOCS-15363), {@code moveChunk}
+   * before it; says which command it was.
+   */
+  static String move(ConflictRetry admin, ServerFacts facts, String namespace, List<Move> moves)
+      throws MongoStartException {
+    boolean moveRange = facts.rules().hasMoveRange();
+    for (Move move : moves) {
+      admin.run(moveRange
+          ? new Document("moveRange", namespace).append("min", move.min()).append("max", move.max())
+              .append("toShard", move.to())
+          : new Document("moveChunk", namespace).append("bounds", List.of(move.min(), move.max())).append("to", move.to()));
+    }
+    return moveRange ? "moveRange" : "moveChunk";
   }
 
   /**

@@ -47,8 +47,15 @@ final class ClusterPreparation {
   private final ServerFacts facts;
   private final MongoSettings settings;
   private final MongoDatabase database;
+  private final AdminCommands admin;
 
   ClusterPreparation(MongoClient client, ServerFacts facts, MongoSettings settings) {
+    this(client, facts, settings, AdminCommands.over(client));
+  }
+
+  /** @param admin where the sharding commands go (a scripted router in the version-rule tests) */
+  ClusterPreparation(MongoClient client, ServerFacts facts, MongoSettings settings, AdminCommands admin) {
+    this.admin = admin;
     this.client = client;
     this.facts = facts;
     this.settings = settings;
@@ -200,31 +207,39 @@ final class ClusterPreparation {
       details.put("chunksPerShard", TopologyReader.chunksPerShard(client, existing));
       return details;
     }
-    MongoDatabase admin = client.getDatabase("admin");
-    // Always: it is idempotent, and whether shardCollection may skip it depends on the FCV, not the binary.
-    try {
-      admin.runCommand(new Document("enableSharding", settings.connection().database()));
-    } catch (MongoCommandException e) {
-      if (e.getErrorCode() != ALREADY_INITIALIZED) {
-        throw e;
-      }
-    }
-    details.put("enableSharding", "ran");
     MongoCollection<Document> collection = database.getCollection(collectionName);
     boolean empty = collection.estimatedDocumentCount() == 0;
     if (!empty) {
       // A collection with data needs an index that starts with the key before it can be sharded.
       collection.createIndex(key.toDocument());
     }
-    Document command = new Document("shardCollection", namespace).append("key", key.toDocument());
-    details.put("presplit", presplit(key, empty, command));
-    admin.runCommand(command);
+    shardCollection(namespace, key, empty, details);
     details.put("alreadySharded", false);
     Document sharding = CollectionChecks.shardingOf(client, namespace);
     if (sharding != null) {
       details.put("chunksPerShard", TopologyReader.chunksPerShard(client, sharding));
     }
     return details;
+  }
+
+  /**
+   * The commands that shard a collection not sharded yet, through {@link AdminCommands}:
+   * {@code enableSharding} always (it is idempotent, and whether shardCollection may skip it depends on
+   * the FCV, 6.0+, not the binary: DOCS-15138), then {@code shardCollection} with the presplit the FCV
+   * honours.
+   */
+  void shardCollection(String namespace, ShardKey key, boolean empty, Map<String, Object> details) {
+    try {
+      admin.run("admin", new Document("enableSharding", namespace.substring(0, namespace.indexOf('.'))));
+    } catch (MongoCommandException e) {
+      if (e.getErrorCode() != ALREADY_INITIALIZED) {
+        throw e;
+      }
+    }
+    details.put("enableSharding", "ran");
+    Document command = new Document("shardCollection", namespace).append("key", key.toDocument());
+    details.put("presplit", presplit(key, empty, command));
+    admin.run("admin", command);
   }
 
   /** Says how the collection is presplit, adding {@code numInitialChunks} to the command where the server honours it. */

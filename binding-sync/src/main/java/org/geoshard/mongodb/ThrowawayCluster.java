@@ -1,14 +1,11 @@
 package org.geoshard.mongodb;
 
 import com.github.dockerjava.api.DockerClient;
-import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -21,9 +18,11 @@ import org.testcontainers.utility.DockerImageName;
 /**
  * A MongoDB deployment built from containers with Testcontainers: with 0 shards one standalone mongod;
  * with N shards a sharded cluster on one Docker network: a config server replica set ({@code cfg}),
- * N shard replica sets of one member each ({@code rs0} on host {@code shard0}, ...) and one mongos,
- * the only container the client talks to (through its mapped port). Used by the container tests and
- * by {@code mongodb.url=testcontainers:3s}. Needs a Docker engine.
+ * N shard replica sets of one member each ({@code rs0} on host {@code shard0}, ...) and one mongos
+ * (or several: {@link #start(int, String, boolean, int)}), the containers the client talks to (through
+ * their mapped ports). The commands that join them go through {@link ClusterAssembly}, which the
+ * version-rule tests check without Docker. Used by the container tests and by
+ * {@code mongodb.url=testcontainers:3s}. Needs a Docker engine.
  *
  * <p>Every step is idempotent (replica sets initiated and shards added only when missing), so that a
  * reused cluster ({@code reusable}: Testcontainers' reuse, enabled by the user) is picked up as it is.
@@ -35,21 +34,20 @@ public final class ThrowawayCluster implements AutoCloseable {
   static final int PORT = 27017;
   static final String LABEL = "geoshard.cluster";
   private static final Duration STARTUP = Duration.ofMinutes(3);
-  private static final int ALREADY_INITIALIZED = 23;
 
   private final int shards;
   private final boolean reusable;
   private final Network network;
   private final List<GenericContainer<?>> containers;
-  private final GenericContainer<?> router;
+  private final List<GenericContainer<?>> routers;
 
   private ThrowawayCluster(int shards, boolean reusable, Network network, List<GenericContainer<?>> containers,
-      GenericContainer<?> router) {
+      List<GenericContainer<?>> routers) {
     this.shards = shards;
     this.reusable = reusable;
     this.network = network;
     this.containers = containers;
-    this.router = router;
+    this.routers = routers;
   }
 
   /** True when Testcontainers finds a Docker engine. */
@@ -69,6 +67,17 @@ public final class ThrowawayCluster implements AutoCloseable {
    * @param reusable keep the containers for the next command (Testcontainers' reuse must be enabled)
    */
   public static ThrowawayCluster start(int shards, String image, boolean reusable) {
+    return start(shards, image, reusable, 1);
+  }
+
+  /**
+   * As {@link #start(int, String, boolean)}, with {@code routers} mongos (the 3-region layout puts one
+   * next to each shard); {@link #url(int, String)} reaches each.
+   */
+  public static ThrowawayCluster start(int shards, String image, boolean reusable, int routers) {
+    if (routers < 1 || (shards == 0 && routers != 1)) {
+      throw new IllegalArgumentException("routers must be 1 or more (1 for a standalone): " + routers);
+    }
     String tag = shards + "s";
     Network network = reusable ? namedNetwork("geoshard-" + tag) : Network.newNetwork();
     List<GenericContainer<?>> all = new ArrayList<>();
@@ -77,7 +86,7 @@ public final class ThrowawayCluster implements AutoCloseable {
         GenericContainer<?> mongod = node(image, network, "mongod", reusable, tag, "mongod");
         all.add(mongod);
         mongod.start();
-        return new ThrowawayCluster(0, reusable, network, all, mongod);
+        return new ThrowawayCluster(0, reusable, network, all, List.of(mongod));
       }
       GenericContainer<?> config = node(image, network, "cfg", reusable, tag, "mongod", "--configsvr", "--replSet", "cfg");
       all.add(config);
@@ -92,24 +101,19 @@ public final class ThrowawayCluster implements AutoCloseable {
       for (int i = 0; i < shards; i++) {
         initiate(shardNodes.get(i), "rs" + i, "shard" + i, false);
       }
-      GenericContainer<?> mongos = node(image, network, "mongos", reusable, tag, "mongos", "--configdb", "cfg/cfg:" + PORT);
-      all.add(mongos);
-      mongos.start();
-      try (MongoClient client = MongoClients.create(directUrl(mongos))) {
-        Document listed = client.getDatabase("admin").runCommand(new Document("listShards", 1));
-        List<String> present = new ArrayList<>();
-        for (Document shard : listed.getList("shards", Document.class, List.of())) {
-          present.add(shard.getString("_id"));
-        }
-        for (int i = 0; i < shards; i++) {
-          if (!present.contains("rs" + i)) {
-            client.getDatabase("admin").runCommand(new Document("addShard", "rs" + i + "/shard" + i + ":" + PORT)
-                .append("name", "rs" + i));
-          }
-        }
+      List<GenericContainer<?>> mongos = new ArrayList<>();
+      for (int i = 0; i < routers; i++) {
+        // The first keeps the alias "mongos", so that a reused 1-router cluster hashes as before.
+        mongos.add(node(image, network, i == 0 ? "mongos" : "mongos" + i, reusable, tag, "mongos", "--configdb",
+            "cfg/cfg:" + PORT));
       }
-      LOG.info("Throwaway MongoDB cluster ({} shards, {}) ready at {}", shards, image, directUrl(mongos));
-      return new ThrowawayCluster(shards, reusable, network, all, mongos);
+      all.addAll(mongos);
+      Startables.deepStart(mongos).join();
+      try (MongoClient client = MongoClients.create(directUrl(mongos.get(0)))) {
+        ClusterAssembly.addMissingShards(AdminCommands.over(client), shards, PORT);
+      }
+      LOG.info("Throwaway MongoDB cluster ({} shards, {}) ready at {}", shards, image, directUrl(mongos.get(0)));
+      return new ThrowawayCluster(shards, reusable, network, all, List.copyOf(mongos));
     } catch (RuntimeException e) {
       if (!reusable) {
         all.forEach(GenericContainer::stop);
@@ -140,29 +144,7 @@ public final class ThrowawayCluster implements AutoCloseable {
   /** Initiates a one-member replica set (if not yet) and waits until its member is primary. */
   private static void initiate(GenericContainer<?> node, String name, String alias, boolean configServer) {
     try (MongoClient client = MongoClients.create(directUrl(node))) {
-      Document config = new Document("_id", name)
-          .append("members", List.of(new Document("_id", 0).append("host", alias + ":" + PORT)));
-      if (configServer) {
-        config.append("configsvr", true);
-      }
-      try {
-        client.getDatabase("admin").runCommand(new Document("replSetInitiate", config));
-      } catch (MongoCommandException e) {
-        if (e.getErrorCode() != ALREADY_INITIALIZED) {
-          throw e;
-        }
-      }
-      long deadline = System.nanoTime() + STARTUP.toNanos();
-      while (true) {
-        Document hello = client.getDatabase("admin").runCommand(new Document("hello", 1));
-        if (Boolean.TRUE.equals(hello.getBoolean("isWritablePrimary"))) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("Replica set " + name + " has no primary after " + STARTUP.toSeconds() + " s.");
-        }
-        sleep(250);
-      }
+      ClusterAssembly.initiate(AdminCommands.over(client), name, alias + ":" + PORT, configServer, STARTUP, 250);
     }
   }
 
@@ -191,18 +173,19 @@ public final class ThrowawayCluster implements AutoCloseable {
     };
   }
 
-  private static void sleep(long millis) {
-    try {
-      TimeUnit.MILLISECONDS.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for a replica set", e);
-    }
-  }
-
   /** The URL of the router (or the standalone mongod) for {@code database}, as seen from this machine. */
   public String url(String database) {
-    return "mongodb://" + router.getHost() + ":" + router.getMappedPort(PORT) + "/" + database;
+    return url(0, database);
+  }
+
+  /** The URL of router {@code i} (0 to routers - 1) for {@code database}. */
+  public String url(int router, String database) {
+    GenericContainer<?> r = routers.get(router);
+    return "mongodb://" + r.getHost() + ":" + r.getMappedPort(PORT) + "/" + database;
+  }
+
+  public int routers() {
+    return routers.size();
   }
 
   public int shards() {

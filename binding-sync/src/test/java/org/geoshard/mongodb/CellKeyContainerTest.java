@@ -80,7 +80,10 @@ class CellKeyContainerTest {
       loader.prepare(Stage.BEFORE_LOAD, java.util.Set.of(org.geoshard.geo.contract.GeoContract.RESTAURANTS), before);
       Map<String, Object> placed = before.steps.get("place cell ranges");
       ServerFacts facts = new ServerFacts(MongoImages.version(image), ServerFacts.Kind.SHARDED, null, List.of(), null);
-      assertThat(placed).isNotNull().containsEntry("command", facts.rules().hasMoveRange() ? "moveRange" : "moveChunk");
+      assertThat(placed).isNotNull().containsEntry("command", facts.rules().hasMoveRange() ? "moveRange" : "moveChunk")
+          .containsKey("conflictRetries");
+      LOG.info("{}: {} ConflictingOperationInProgress refusals waited out while placing the ranges", image,
+          placed.get("conflictRetries"));
       assertThat((long[]) placed.get("lowerBounds")).containsExactly(ranges.lowerBounds());
       @SuppressWarnings("unchecked")
       List<String> shardNames = (List<String>) placed.get("shards");

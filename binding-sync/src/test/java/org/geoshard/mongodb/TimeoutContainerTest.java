@@ -32,7 +32,10 @@ class TimeoutContainerTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("images")
   void aRequestTheServerHoldsFailsAtItsDeadline(String image) throws Exception {
-    try (MongoDBContainer mongo = new MongoDBContainer(image)
+    // Testcontainers 2.x starts a standalone unless withReplicaSet() is called, which also makes it initiate
+    // the set after the start (MongoDBContainer.containerIsStarted: rsEnabled); the command given after it
+    // keeps its --replSet and adds the test commands that the failCommand fail point needs.
+    try (MongoDBContainer mongo = new MongoDBContainer(image).withReplicaSet()
         .withCommand("--replSet", "docker-rs", "--setParameter", "enableTestCommands=1")) {
       mongo.start();
       String url = mongo.getConnectionString() + "/ycsb?directConnection=true";
