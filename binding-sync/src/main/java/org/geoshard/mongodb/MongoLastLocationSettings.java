@@ -84,6 +84,24 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
         + " a 7.0+ cluster (SERVER-75194).";
   }
 
+  /**
+   * One sentence when the LastKnownLocation key goes beyond _id on a cluster that accepts the upsert
+   * (FCV 7.0+), else null. Equality on _id, the key's first field, lies within one chunk, so mongos targets
+   * the upsert at one shard and sends it there as it is: "It is always valid to forward any update or upsert
+   * to a single shard" ({@code CollectionRoutingInfoTargeter::targetUpdate}), ahead of the write without
+   * shard key. SERVER-106069 (8.0.5) reports exactly that upsert failing; its fix is not known. How the
+   * collection's chunks lie over the shards does not change the targeting, so no split avoids it.
+   */
+  public String lklKeyRisk(ServerFacts lklCluster) {
+    if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
+        || lklCluster.rules().upsertNeedsWholeShardKey()) {
+      return null;
+    }
+    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "' on " + lklCluster.describe() + ": the upsert names"
+        + " only _id, which picks one chunk of this key, so mongos sends each LKL_UPSERT to one shard without the whole"
+        + " key, the upsert SERVER-106069 reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
+  }
+
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
   public String historyFor(long timestampMs) {
     return split == HistorySplit.NONE ? history : history + "_" + split.suffix(timestampMs);
