@@ -34,14 +34,15 @@ final class RouterTargeting {
     if (!facts.sharded()) {
       return null;
     }
-    Document sharding = CollectionChecks.shardingOf(client, settings.namespace());
-    if (sharding == null) {
-      return Check.ok(NAME, "skipped: " + settings.namespace() + " is not sharded, so every query goes to its primary shard");
-    }
+    // Before a load the collection is empty (or missing, not sharded yet): there is nothing to ask about.
     MongoDatabase database = client.getDatabase(settings.connection().database());
     if (database.getCollection(settings.collection()).find().limit(1).first() == null) {
       return Check.ok(NAME, "skipped: " + settings.namespace() + " holds no documents yet; the router is asked once"
           + " a load has filled it");
+    }
+    Document sharding = CollectionChecks.shardingOf(client, settings.namespace());
+    if (sharding == null) {
+      return Check.ok(NAME, "skipped: " + settings.namespace() + " is not sharded, so every query goes to its primary shard");
     }
     GeoQuery query;
     try {
