@@ -37,14 +37,15 @@ public record VersionRules(ServerFacts facts) {
   }
 
   /**
-   * 4.4 and early 5.0 ({@code chunk_manager.cpp}, "ignore GEO_NEAR queries in planning"): every shard;
-   * 6.0 on ({@code chunk_manager.cpp}, mongodb/mongo ce3443291, then {@code shard_key_pattern_query_util.cpp}):
-   * the GEO_NEAR child of a top-level AND is removed and the rest planned. A late v5.0-branch file has
-   * the new form and early 5.0 code the old; the patch release between them is not pinned.
+   * 4.4 and early 5.0 ({@code chunk_manager.cpp}, "ignore GEO_NEAR queries in planning"): every shard.
+   * The GEO_NEAR child of a top-level AND removed and the rest planned: in master after the 6.0 branch
+   * point (mongodb/mongo ce3443291), in a late v5.0-branch file, and in 7.0 ({@code shard_key_pattern_query_util.cpp},
+   * 009489e7). Which 5.0.x and 6.0.x patch release first shipped it is not proven, so those are not pinned:
+   * preflight and the run's start ask the router itself ({@link RouterTargeting}).
    */
   public NearTargeting nearTargeting() {
     ServerVersion v = facts.version();
-    if (v.atLeast(6, 0)) {
+    if (v.atLeast(7, 0)) {
       return NearTargeting.TARGETED;
     }
     return v.atLeast(5, 0) ? NearTargeting.NOT_PINNED : NearTargeting.EVERY_SHARD;
@@ -97,7 +98,8 @@ public record VersionRules(ServerFacts facts) {
       case EVERY_SHARD -> "every shard: mongos " + facts.version() + " gives any near query all-values bounds, so the"
           + " covering costs work and targets nothing";
       case NOT_PINNED -> "not pinned for " + facts.version() + ": early 5.0 sends near queries to every shard, late 5.0"
-          + " code plans on the covering; run.json queryTargeting shows what this router did";
+          + " and post-6.0 code plans on the covering, and the first 5.0.x and 6.0.x releases with it are not known;"
+          + " preflight's router targeting line and run.json queryTargeting show what this router does";
     };
   }
 
@@ -106,7 +108,8 @@ public record VersionRules(ServerFacts facts) {
     List<Row> rows = new ArrayList<>();
     if (facts.sharded() && cellKey) {
       rows.add(new Row(NEAR_TOPIC, nearTargetingSaid(),
-          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)",
+          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; master after the 6.0 branch:"
+              + " mongodb/mongo ce3443291); shard_key_pattern_query_util.cpp (7.0: 009489e7); 5.0.x/6.0.x not pinned",
           nearTargeting() != NearTargeting.TARGETED));
     }
     if (facts.sharded()) {
