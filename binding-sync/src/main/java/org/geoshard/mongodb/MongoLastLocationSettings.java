@@ -71,7 +71,7 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
    * One sentence when the LastKnownLocation key cannot serve the conditional upsert on this cluster, else
    * null. The upsert's filter ({_id: user, Timestamp: {$lt: t}}) gives mongos equality on _id only: before
    * FCV 7.0 an upsert must carry the whole shard key, so a key beyond _id (e.g. _id:1,CellId:1) fails every
-   * upsert there; from 7.0 it works through a broadcast query first ({@link VersionRules}).
+   * upsert there; from 7.0 it is accepted, with the risk {@link #lklKeyRisk} says ({@link VersionRules}).
    */
   public String lklKeyProblem(ServerFacts lklCluster) {
     if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()

@@ -53,8 +53,11 @@ public record VersionRules(ServerFacts facts) {
 
   /**
    * Before FCV 7.0 an upsert must carry equality on the whole shard key (SERVER-1689, "could not extract
-   * exact shard key"); from 7.0 a single-document upsert without it runs the two-phase write without
-   * shard key (PM-1632, SERVER-75194), at the cost of a broadcast query first.
+   * exact shard key"); from 7.0 a single-document upsert without it is accepted (PM-1632, SERVER-75194):
+   * through the two-phase write without shard key where its query reaches several shards, but sent as it is
+   * where the query reaches one ({@code CollectionRoutingInfoTargeter::targetUpdate}), which for a key that
+   * starts with {@code _id} is every upsert naming {@code _id}: the case SERVER-106069 reports failing on 8.0.5
+   * ({@link MongoLastLocationSettings#lklKeyRisk}).
    */
   public boolean upsertNeedsWholeShardKey() {
     return !facts.featureVersion().atLeast(7, 0);
@@ -123,8 +126,9 @@ public record VersionRules(ServerFacts facts) {
     if (facts.sharded() && lastLocation) {
       rows.add(new Row("Last-Known-Location upsert", upsertNeedsWholeShardKey()
           ? "needs equality on the whole shard key: only _id:1 or _id:hashed"
-          : "a key beyond _id works, through a broadcast query first (write without shard key)",
-          "SERVER-1689; SERVER-75194 (7.0)"));
+          : "a key beyond _id is accepted, but equality on _id targets one shard and is sent there without the whole"
+              + " key, which SERVER-106069 reports failing on 8.0.5: _id:1 or _id:hashed are safe",
+          "SERVER-1689; SERVER-75194 (7.0); collection_routing_info_targeter.cpp targetUpdate; SERVER-106069"));
     }
     rows.add(new Row("index build progress", indexBuildOnItsOwnThread()
         ? "from the IndexBuildsCoordinatorMongod entry of $currentOp" : "from the createIndexes entry of $currentOp",

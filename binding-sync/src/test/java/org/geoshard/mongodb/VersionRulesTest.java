@@ -16,7 +16,7 @@ class VersionRulesTest {
   }
 
   @Test
-  void nearQueriesAreTargetedByTheCellKeyFromRouter60AndNotPinnedWithin50() {
+  void nearQueriesAreTargetedByTheCellKeyFromRouter70AndNotPinnedWithin50And60() {
     assertThat(sharded("4.4.29", "4.4").rules().nearTargeting()).isEqualTo(NearTargeting.EVERY_SHARD);
     assertThat(sharded("5.0.0", "5.0").rules().nearTargeting()).isEqualTo(NearTargeting.NOT_PINNED);
     assertThat(sharded("5.0.31", "5.0").rules().nearTargeting()).isEqualTo(NearTargeting.NOT_PINNED);
