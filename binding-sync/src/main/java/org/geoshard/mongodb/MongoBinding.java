@@ -264,9 +264,9 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     if (data.contains(GeoContract.RESTAURANTS)) {
       operations.checkBeforeStart(true);
       // The router's own answer replaces the version table's guess where it gives one.
-      Check routed = routerTargeting(control());
+      Check routed = RouterTargeting.check(control().client(), control().facts(), settings, cellKey, getProperties());
       String untargeted = untargetedCellKey(control().facts());
-      say(routed);
+      RouterTargeting.log(routed);
       if (!RouterTargeting.answered(routed) && untargeted != null) {
         LOG.warn(untargeted);
       }
@@ -431,33 +431,12 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       checks.add(Check.warn("Last-Known-Location upsert", lklRisk));
     }
     if (declared.declares(GeoContract.RESTAURANTS)) {
-      Check routed = routerTargeting(lease);
+      Check routed = RouterTargeting.check(lease.client(), lease.facts(), settings, cellKey, getProperties());
       if (routed != null) {
         checks.add(routed);
       }
     }
     return checks;
-  }
-
-  /** The router asked where the scenario's first near query goes ({@link RouterTargeting}), or null. */
-  private Check routerTargeting(SharedClients.Lease lease) {
-    try {
-      return RouterTargeting.check(lease.client(), lease.facts(), settings, cellKey, getProperties());
-    } catch (MongoException e) {
-      return Check.warn(RouterTargeting.NAME, "unreadable: " + e.getMessage());
-    }
-  }
-
-  /** Logs a sentence once before the start: the router's targeting, or the LKL key's risk. */
-  private static void say(Check check) {
-    if (check == null) {
-      return;
-    }
-    if (check.status() == org.geoshard.harness.api.Preflight.Verdict.OK) {
-      LOG.info("{}: {}", check.name(), check.detail());
-    } else {
-      LOG.warn("{}: {}", check.name(), check.detail());
-    }
   }
 
   /**

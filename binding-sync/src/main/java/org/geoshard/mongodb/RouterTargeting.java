@@ -11,7 +11,10 @@ import org.bson.Document;
 import org.geoshard.geo.contract.GeoQuery;
 import org.geoshard.geo.contract.RestaurantCells;
 import org.geoshard.harness.api.Preflight.Check;
+import org.geoshard.harness.api.Preflight.Verdict;
 import org.geoshard.harness.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the router where a near query goes instead of guessing it from its version: one {@code explain}
@@ -22,6 +25,7 @@ import org.geoshard.harness.config.ConfigException;
  * where the router refuses the explain. Nothing is changed on the server.
  */
 final class RouterTargeting {
+  private static final Logger LOG = LoggerFactory.getLogger(RouterTargeting.class);
   static final String NAME = "router targeting";
   private static final String ANSWERED = "explain of a near query reached ";
 
@@ -34,6 +38,27 @@ final class RouterTargeting {
     if (!facts.sharded()) {
       return null;
     }
+    try {
+      return asked(client, facts, settings, cellKey, properties);
+    } catch (MongoException e) {
+      return Check.warn(NAME, "unreadable: " + e.getMessage());
+    }
+  }
+
+  /** Logs the line before a run's start: information when ok, a warning otherwise. */
+  static void log(Check check) {
+    if (check == null) {
+      return;
+    }
+    if (check.status() == Verdict.OK) {
+      LOG.info("{}: {}", check.name(), check.detail());
+    } else {
+      LOG.warn("{}: {}", check.name(), check.detail());
+    }
+  }
+
+  private static Check asked(MongoClient client, ServerFacts facts, MongoSettings settings, CellKeyPlan cellKey,
+      Properties properties) {
     // Before a load the collection is empty (or missing, not sharded yet): there is nothing to ask about.
     MongoDatabase database = client.getDatabase(settings.connection().database());
     if (database.getCollection(settings.collection()).find().limit(1).first() == null) {
