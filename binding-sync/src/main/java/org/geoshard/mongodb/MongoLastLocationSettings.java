@@ -89,8 +89,12 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
    * (FCV 7.0+), else null. Equality on _id, the key's first field, lies within one chunk, so mongos targets
    * the upsert at one shard and sends it there as it is: "It is always valid to forward any update or upsert
    * to a single shard" ({@code CollectionRoutingInfoTargeter::targetUpdate}), ahead of the write without
-   * shard key. SERVER-106069 (8.0.5) reports exactly that upsert failing; its fix is not known. How the
-   * collection's chunks lie over the shards does not change the targeting, so no split avoids it.
+   * shard key. There, an upsert whose $set moves the user to another cell changes a shard key value, which
+   * needs equality on the whole shard key in the filter (manual, "Change a Document's Shard Key Value"; error
+   * 31025 as SERVER-75194 quotes it), and SERVER-106069 (8.0.5) reports exactly such an upsert failing; its fix
+   * is not known. How the collection's chunks lie over the shards does not change the targeting, so no split
+   * avoids it. A warning, not a refusal: the matrix's LastLocationContainerTest on 7.0 and 8.0 is the first
+   * run of it against a real server.
    */
   public String lklKeyRisk(ServerFacts lklCluster) {
     if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
@@ -99,7 +103,8 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     }
     return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "' on " + lklCluster.describe() + ": the upsert names"
         + " only _id, which picks one chunk of this key, so mongos sends each LKL_UPSERT to one shard without the whole"
-        + " key, the upsert SERVER-106069 reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
+        + " key, where a user's move to another cell changes a shard key value without it: the upsert SERVER-106069"
+        + " reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
