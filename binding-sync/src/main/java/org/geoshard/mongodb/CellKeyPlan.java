@@ -79,10 +79,15 @@ public final class CellKeyPlan {
     return document;
   }
 
+  /** The cells a near query's {@code cell: {$in: [...]}} names, or null when it names none. */
+  long[] coveringOf(GeoQuery query) {
+    return active() && covering ? grid.covering(query) : null;
+  }
+
   /** The near query, with {@code cell: {$in: [...]}} when the plan is active and wants the covering. */
   public NearQuery near(GeoQuery query, MongoSettings.MaxDistance maxDistance) {
     NearQuery near = NearQuery.of(query, maxDistance);
-    long[] cells = active() && covering ? grid.covering(query) : null;
+    long[] cells = coveringOf(query);
     if (cells == null) {
       return near;
     }
@@ -222,7 +227,7 @@ public final class CellKeyPlan {
     return bound;
   }
 
-  private static List<String> shardNames(MongoClient client) {
+  static List<String> shardNames(MongoClient client) {
     List<String> names = new ArrayList<>();
     for (Document shard : client.getDatabase("admin").runCommand(new Document("listShards", 1))
         .getList("shards", Document.class, List.of())) {

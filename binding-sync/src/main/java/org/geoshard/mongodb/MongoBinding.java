@@ -223,6 +223,10 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       }
       if (llSettings.keepsLkl()) {
         refuseAnLklKeyTheServerCannotUpsert();
+        String risk = stage == Stage.BEFORE_LOAD ? llSettings.lklKeyRisk(lklFacts()) : null;
+        if (risk != null) {
+          LOG.warn(risk);
+        }
       }
       if (lklLease == null) {
         new LastLocationPreparation(cluster, database(lease, settings), llSettings, clockStart, settings.preparation().drop())
@@ -259,13 +263,20 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     if (data.contains(GeoContract.RESTAURANTS)) {
       operations.checkBeforeStart(true);
+      // The router's own answer replaces the version table's guess where it gives one.
+      Check routed = RouterTargeting.check(control().client(), control().facts(), settings, cellKey, getProperties());
       String untargeted = untargetedCellKey(control().facts());
-      if (untargeted != null) {
+      RouterTargeting.log(routed);
+      if (!RouterTargeting.answered(routed) && untargeted != null) {
         LOG.warn(untargeted);
       }
     }
     if (data.contains(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()) {
       refuseAnLklKeyTheServerCannotUpsert();
+      String risk = llSettings.lklKeyRisk(lklFacts());
+      if (risk != null) {
+        LOG.warn(risk);
+      }
     }
   }
 
@@ -412,8 +423,20 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       }
     }
     List<String> refusals = before == Before.RUN ? runRefusals(declared.roles()) : List.of();
-    return MongoPreflight.checks(lease.client(), lease.facts(), settings, topology, cellKey.active(),
-        llSettings.lklKeyProblem(lklFacts()), counts, refusals, geoIndex);
+    List<Check> checks = new java.util.ArrayList<>(MongoPreflight.checks(lease.client(), lease.facts(), settings,
+        topology, cellKey.active(), llSettings.lklKeyProblem(lklFacts()), counts, refusals, geoIndex));
+    String lklRisk = declared.declares(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()
+        ? llSettings.lklKeyRisk(lklFacts()) : null;
+    if (lklRisk != null) {
+      checks.add(Check.warn("Last-Known-Location upsert", lklRisk));
+    }
+    if (declared.declares(GeoContract.RESTAURANTS)) {
+      Check routed = RouterTargeting.check(lease.client(), lease.facts(), settings, cellKey, getProperties());
+      if (routed != null) {
+        checks.add(routed);
+      }
+    }
+    return checks;
   }
 
   /**

@@ -71,7 +71,7 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
    * One sentence when the LastKnownLocation key cannot serve the conditional upsert on this cluster, else
    * null. The upsert's filter ({_id: user, Timestamp: {$lt: t}}) gives mongos equality on _id only: before
    * FCV 7.0 an upsert must carry the whole shard key, so a key beyond _id (e.g. _id:1,CellId:1) fails every
-   * upsert there; from 7.0 it works through a broadcast query first ({@link VersionRules}).
+   * upsert there; from 7.0 it is accepted, with the risk {@link #lklKeyRisk} says ({@link VersionRules}).
    */
   public String lklKeyProblem(ServerFacts lklCluster) {
     if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
@@ -82,6 +82,29 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
         + lklCluster.describe() + ": before feature compatibility version 7.0 an upsert must name the whole shard key"
         + " (SERVER-1689), and the upsert names only _id, so every LKL_UPSERT would fail. Use _id:hashed or _id:1, or"
         + " a 7.0+ cluster (SERVER-75194).";
+  }
+
+  /**
+   * One sentence when the LastKnownLocation key goes beyond _id on a cluster that accepts the upsert
+   * (FCV 7.0+), else null. Equality on _id, the key's first field, lies within one chunk, so mongos targets
+   * the upsert at one shard and sends it there as it is: "It is always valid to forward any update or upsert
+   * to a single shard" ({@code CollectionRoutingInfoTargeter::targetUpdate}), ahead of the write without
+   * shard key. There, an upsert whose $set moves the user to another cell changes a shard key value, which
+   * needs equality on the whole shard key in the filter (manual, "Change a Document's Shard Key Value"; error
+   * 31025 as SERVER-75194 quotes it), and SERVER-106069 (8.0.5) reports exactly such an upsert failing; its fix
+   * is not known. How the collection's chunks lie over the shards does not change the targeting, so no split
+   * avoids it. A warning, not a refusal: the matrix's LastLocationContainerTest on 7.0 and 8.0 is the first
+   * run of it against a real server.
+   */
+  public String lklKeyRisk(ServerFacts lklCluster) {
+    if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
+        || lklCluster.rules().upsertNeedsWholeShardKey()) {
+      return null;
+    }
+    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "' on " + lklCluster.describe() + ": the upsert names"
+        + " only _id, which picks one chunk of this key, so mongos sends each LKL_UPSERT to one shard without the whole"
+        + " key, where a user's move to another cell changes a shard key value without it: the upsert SERVER-106069"
+        + " reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */

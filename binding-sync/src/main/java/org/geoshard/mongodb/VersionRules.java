@@ -37,14 +37,15 @@ public record VersionRules(ServerFacts facts) {
   }
 
   /**
-   * 4.4 and early 5.0 ({@code chunk_manager.cpp}, "ignore GEO_NEAR queries in planning"): every shard;
-   * 6.0 on ({@code chunk_manager.cpp}, mongodb/mongo ce3443291, then {@code shard_key_pattern_query_util.cpp}):
-   * the GEO_NEAR child of a top-level AND is removed and the rest planned. A late v5.0-branch file has
-   * the new form and early 5.0 code the old; the patch release between them is not pinned.
+   * 4.4 and early 5.0 ({@code chunk_manager.cpp}, "ignore GEO_NEAR queries in planning"): every shard.
+   * The GEO_NEAR child of a top-level AND removed and the rest planned: in master after the 6.0 branch
+   * point (mongodb/mongo ce3443291), in a late v5.0-branch file, and in 7.0 ({@code shard_key_pattern_query_util.cpp},
+   * 009489e7). Which 5.0.x and 6.0.x patch release first shipped it is not proven, so those are not pinned:
+   * preflight and the run's start ask the router itself ({@link RouterTargeting}).
    */
   public NearTargeting nearTargeting() {
     ServerVersion v = facts.version();
-    if (v.atLeast(6, 0)) {
+    if (v.atLeast(7, 0)) {
       return NearTargeting.TARGETED;
     }
     return v.atLeast(5, 0) ? NearTargeting.NOT_PINNED : NearTargeting.EVERY_SHARD;
@@ -52,8 +53,11 @@ public record VersionRules(ServerFacts facts) {
 
   /**
    * Before FCV 7.0 an upsert must carry equality on the whole shard key (SERVER-1689, "could not extract
-   * exact shard key"); from 7.0 a single-document upsert without it runs the two-phase write without
-   * shard key (PM-1632, SERVER-75194), at the cost of a broadcast query first.
+   * exact shard key"); from 7.0 a single-document upsert without it is accepted (PM-1632, SERVER-75194):
+   * through the two-phase write without shard key where its query reaches several shards, but sent as it is
+   * where the query reaches one ({@code CollectionRoutingInfoTargeter::targetUpdate}), which for a key that
+   * starts with {@code _id} is every upsert naming {@code _id}: the case SERVER-106069 reports failing on 8.0.5
+   * ({@link MongoLastLocationSettings#lklKeyRisk}).
    */
   public boolean upsertNeedsWholeShardKey() {
     return !facts.featureVersion().atLeast(7, 0);
@@ -97,7 +101,8 @@ public record VersionRules(ServerFacts facts) {
       case EVERY_SHARD -> "every shard: mongos " + facts.version() + " gives any near query all-values bounds, so the"
           + " covering costs work and targets nothing";
       case NOT_PINNED -> "not pinned for " + facts.version() + ": early 5.0 sends near queries to every shard, late 5.0"
-          + " code plans on the covering; run.json queryTargeting shows what this router did";
+          + " and post-6.0 code plans on the covering, and the first 5.0.x and 6.0.x releases with it are not known;"
+          + " preflight's router targeting line and run.json queryTargeting show what this router does";
     };
   }
 
@@ -106,7 +111,8 @@ public record VersionRules(ServerFacts facts) {
     List<Row> rows = new ArrayList<>();
     if (facts.sharded() && cellKey) {
       rows.add(new Row(NEAR_TOPIC, nearTargetingSaid(),
-          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; 6.0: mongodb/mongo ce3443291)",
+          "src/mongo/s/chunk_manager.cpp (4.4: \"ignore GEO_NEAR queries in planning\"; master after the 6.0 branch:"
+              + " mongodb/mongo ce3443291); shard_key_pattern_query_util.cpp (7.0: 009489e7); 5.0.x/6.0.x not pinned",
           nearTargeting() != NearTargeting.TARGETED));
     }
     if (facts.sharded()) {
@@ -120,8 +126,9 @@ public record VersionRules(ServerFacts facts) {
     if (facts.sharded() && lastLocation) {
       rows.add(new Row("Last-Known-Location upsert", upsertNeedsWholeShardKey()
           ? "needs equality on the whole shard key: only _id:1 or _id:hashed"
-          : "a key beyond _id works, through a broadcast query first (write without shard key)",
-          "SERVER-1689; SERVER-75194 (7.0)"));
+          : "a key beyond _id is accepted, but equality on _id targets one shard and is sent there without the whole"
+              + " key, which SERVER-106069 reports failing on 8.0.5: _id:1 or _id:hashed are safe",
+          "SERVER-1689; SERVER-75194 (7.0); collection_routing_info_targeter.cpp targetUpdate; SERVER-106069"));
     }
     rows.add(new Row("index build progress", indexBuildOnItsOwnThread()
         ? "from the IndexBuildsCoordinatorMongod entry of $currentOp" : "from the createIndexes entry of $currentOp",

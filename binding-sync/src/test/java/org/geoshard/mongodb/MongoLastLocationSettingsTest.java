@@ -33,4 +33,21 @@ class MongoLastLocationSettingsTest {
         List.of(), ServerVersion.parse("6.0"));
     assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(replicaSet)).as("nothing is sharded there").isNull();
   }
+
+  /**
+   * From FCV 7.0 the upsert of a key beyond _id is accepted, but equality on _id targets one shard and is
+   * sent there without the whole key: the upsert of SERVER-106069. Said before the start, on every layout.
+   */
+  @Test
+  void aKeyBeyondIdIsARiskWhereTheUpsertIsAcceptedAndNoneElsewhere() throws Exception {
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("8.0.5", "8.0")))
+        .startsWith("Property 'mongodb.ll.lkl.shardkey' is '_id:1,CellId:1' on 8.0.5 sharded")
+        .contains("SERVER-106069").contains("use _id:hashed or _id:1");
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("7.0.12", "7.0"))).isNotNull();
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("6.0.19", "6.0")))
+        .as("refused there already (lklKeyProblem)").isNull();
+    for (String key : List.of("_id:hashed", "_id:1")) {
+      assertThat(withLklKey(key).lklKeyRisk(VersionRulesTest.sharded("8.0.5", "8.0"))).as(key).isNull();
+    }
+  }
 }

@@ -116,6 +116,18 @@ class GeoWorkloadTest {
         .isNotEqualTo(new ArrayList<>(RecordingGeoDB.QUERIES.get("seeded-c")));
   }
 
+  /** What a check before the run asks the router about is the query the run's first thread sends first. */
+  @Test
+  void theContractsFirstQueryIsTheFirstQueryTheRunSends() throws Exception {
+    Properties p = props("first", "threadcount", "1", "operationcount", "5");
+    run(Phase.RUN, p, RecordingGeoDB.class, "first");
+    assertThat(org.geoshard.geo.contract.RestaurantCells.firstQuery(p))
+        .isEqualTo(RecordingGeoDB.QUERIES.get("first").peek());
+    Properties other = props("first-other", "threadcount", "1", "operationcount", "5", "seed", "8");
+    assertThat(org.geoshard.geo.contract.RestaurantCells.firstQuery(other))
+        .isNotEqualTo(RecordingGeoDB.QUERIES.get("first").peek());
+  }
+
   @Test
   void aBindingWithoutTheGeoContractIsRefused() {
     assertThatThrownBy(() -> run(Phase.RUN, props("none", "operationcount", "10"), NoopDB.class, "noop"))

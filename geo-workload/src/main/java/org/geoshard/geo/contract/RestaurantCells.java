@@ -7,6 +7,9 @@ import org.geoshard.geo.cells.CellCounts;
 import org.geoshard.geo.cells.CellGrid;
 import org.geoshard.geo.cells.CellSettings;
 import org.geoshard.geo.cities.CityFileException;
+import org.geoshard.geo.query.QueryGenerator;
+import org.geoshard.geo.query.QuerySession;
+import org.geoshard.harness.api.Seeds;
 import org.geoshard.harness.config.ConfigException;
 
 /**
@@ -36,6 +39,24 @@ public record RestaurantCells(CellGrid grid, boolean covering) {
   public static CellCounts counted(Properties properties, CellGrid grid) throws ConfigException {
     try {
       return CellCounts.of(GeoWorkload.datasetOf(GeoSettings.fromProperties(properties)), grid);
+    } catch (CityFileException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /**
+   * The first query thread 0 of a run asks: the same seeded stream ({@code seed}, "geo-queries", thread 0)
+   * as {@link GeoWorkload}'s, so that a check before the run asks the router about a query the run sends.
+   *
+   * @throws ConfigException naming the {@code geo.*} property at fault, or saying why the cities file
+   *     could not be read
+   */
+  public static GeoQuery firstQuery(Properties properties) throws ConfigException {
+    GeoSettings settings = GeoSettings.fromProperties(properties);
+    try {
+      QueryGenerator generator = new QueryGenerator(GeoWorkload.datasetOf(settings), settings);
+      return new QuerySession(generator, settings, Seeds.forThread(settings.seed(), "geo-queries", 0),
+          new java.util.concurrent.atomic.LongAdder()).nextQuery();
     } catch (CityFileException e) {
       throw new ConfigException(e.getMessage());
     }
