@@ -111,7 +111,7 @@ final class ServerStatusProbe implements ServerProbe {
         put(out, "mongodb_queued.writers", queue.get("writers"));
       }
     }
-    // Storage-engine tickets: wiredTiger.concurrentTransactions up to 6.x, queues.execution since 7.0.
+    // Storage-engine tickets: queues.execution where the server has it (8.0 names it), else wiredTiger.concurrentTransactions.
     Document execution = Nested.at(status, "queues", "execution");
     Document tickets = execution != null ? execution : Nested.at(status, "wiredTiger", "concurrentTransactions");
     if (tickets != null) {
