@@ -223,9 +223,8 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       }
       if (llSettings.keepsLkl()) {
         refuseAnLklKeyTheServerCannotUpsert();
-        String risk = stage == Stage.BEFORE_LOAD ? llSettings.lklKeyRisk(lklFacts()) : null;
-        if (risk != null) {
-          LOG.warn(risk);
+        if (stage == Stage.BEFORE_LOAD) {
+          warnOfTheLklKeyRisk();
         }
       }
       if (lklLease == null) {
@@ -273,10 +272,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     if (data.contains(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()) {
       refuseAnLklKeyTheServerCannotUpsert();
-      String risk = llSettings.lklKeyRisk(lklFacts());
-      if (risk != null) {
-        LOG.warn(risk);
-      }
+      warnOfTheLklKeyRisk();
     }
   }
 
@@ -354,6 +350,14 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     String problem = llSettings.lklKeyProblem(lklFacts());
     if (problem != null) {
       throw new MongoStartException(problem);
+    }
+  }
+
+  /** Says the risk {@link MongoLastLocationSettings#lklKeyRisk} names, when there is one. */
+  private void warnOfTheLklKeyRisk() {
+    String risk = llSettings.lklKeyRisk(lklFacts());
+    if (risk != null) {
+      LOG.warn(risk);
     }
   }
 

@@ -74,8 +74,7 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
    * upsert there; from 7.0 it is accepted, with the risk {@link #lklKeyRisk} says ({@link VersionRules}).
    */
   public String lklKeyProblem(ServerFacts lklCluster) {
-    if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
-        || !lklCluster.rules().upsertNeedsWholeShardKey()) {
+    if (!keyBeyondIdOn(lklCluster) || !lklCluster.rules().upsertNeedsWholeShardKey()) {
       return null;
     }
     return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "', but the Last-Known-Location cluster runs "
@@ -97,14 +96,18 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
    * run of it against a real server.
    */
   public String lklKeyRisk(ServerFacts lklCluster) {
-    if (lklKey == null || lklKey.parts().size() == 1 || !lklCluster.sharded()
-        || lklCluster.rules().upsertNeedsWholeShardKey()) {
+    if (!keyBeyondIdOn(lklCluster) || lklCluster.rules().upsertNeedsWholeShardKey()) {
       return null;
     }
     return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "' on " + lklCluster.describe() + ": the upsert names"
         + " only _id, which picks one chunk of this key, so mongos sends each LKL_UPSERT to one shard without the whole"
         + " key, where a user's move to another cell changes a shard key value without it: the upsert SERVER-106069"
         + " reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
+  }
+
+  /** A LastKnownLocation shard key with fields after _id, on a sharded cluster: what the upsert names only part of. */
+  private boolean keyBeyondIdOn(ServerFacts lklCluster) {
+    return lklKey != null && lklKey.parts().size() > 1 && lklCluster.sharded();
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
