@@ -26,6 +26,7 @@ public final class LastLocationOperations implements LastLocationContract {
   private final RequestPath path;
   private final MongoLastLocationSettings settings;
   private final MongoOperations.Outcomes outcomes;
+  private final WholeKeyUpsert wholeKey;
   private final Map<String, List<Document>> buffers = new LinkedHashMap<>();
   private int buffered;
 
@@ -34,6 +35,8 @@ public final class LastLocationOperations implements LastLocationContract {
     this.path = path;
     this.settings = settings;
     this.outcomes = outcomes;
+    this.wholeKey = settings.lklKeyBeyondId().isEmpty() ? null
+        : new WholeKeyUpsert(path, settings.lkl(), settings.lklKeyBeyondId());
   }
 
   @Override
@@ -73,10 +76,14 @@ public final class LastLocationOperations implements LastLocationContract {
    * The conditional upsert ({@code {_id: user, T: {$lt: t}}}, upsert). A duplicate key means a document
    * for the user exists that the filter did not match: usually a newer one (this event is stale), but
    * also the one a concurrent first event of the same user inserted a moment ago. So the update is
-   * tried once more: it matches now if this event is the newer one; a second duplicate key is stale.
+   * tried once more: it matches now if this event is the newer one; a second duplicate key is stale. A
+   * shard key beyond {@code _id} takes {@link WholeKeyUpsert} instead.
    */
   @Override
   public Status upsertLastLocation(LocationEvent event) {
+    if (wholeKey != null) {
+      return outcomes.attempt("upsert of ", event.userId(), () -> wholeKey.upsert(event));
+    }
     return outcomes.attempt("upsert of ", event.userId(), () -> {
       for (int attempt = 0; ; attempt++) {
         try {

@@ -1,5 +1,6 @@
 package org.geoshard.mongodb;
 
+import com.mongodb.ConnectionString;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoDatabase;
 import java.util.HashMap;
@@ -224,7 +225,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
       if (llSettings.keepsLkl()) {
         refuseAnLklKeyTheServerCannotUpsert();
         if (stage == Stage.BEFORE_LOAD) {
-          warnOfTheLklKeyRisk();
+          sayHowTheLklKeyIsWritten();
         }
       }
       if (lklLease == null) {
@@ -272,7 +273,7 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     if (data.contains(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()) {
       refuseAnLklKeyTheServerCannotUpsert();
-      warnOfTheLklKeyRisk();
+      sayHowTheLklKeyIsWritten();
     }
   }
 
@@ -347,17 +348,22 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
   }
 
   private void refuseAnLklKeyTheServerCannotUpsert() throws MongoStartException {
-    String problem = llSettings.lklKeyProblem(lklFacts());
+    String problem = lklKeyProblem();
     if (problem != null) {
       throw new MongoStartException(problem);
     }
   }
 
-  /** Says the risk {@link MongoLastLocationSettings#lklKeyRisk} names, when there is one. */
-  private void warnOfTheLklKeyRisk() {
-    String risk = llSettings.lklKeyRisk(lklFacts());
-    if (risk != null) {
-      LOG.warn(risk);
+  private String lklKeyProblem() {
+    ConnectionString url = (lklSettings != null ? lklSettings : settings).connection().connectionString();
+    return llSettings.lklKeyProblem(lklFacts(), url == null ? null : url.getRetryWritesValue());
+  }
+
+  /** Says what {@link MongoLastLocationSettings#lklKeyNote} says, when the key goes beyond _id. */
+  private void sayHowTheLklKeyIsWritten() {
+    String note = llSettings.lklKeyNote(lklFacts());
+    if (note != null) {
+      LOG.info("Last-Known-Location upsert: {}", note);
     }
   }
 
@@ -428,11 +434,11 @@ public abstract class MongoBinding extends DB implements GeoContract, Delegating
     }
     List<String> refusals = before == Before.RUN ? runRefusals(declared.roles()) : List.of();
     List<Check> checks = new java.util.ArrayList<>(MongoPreflight.checks(lease.client(), lease.facts(), settings,
-        topology, cellKey.active(), llSettings.lklKeyProblem(lklFacts()), counts, refusals, geoIndex));
-    String lklRisk = declared.declares(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()
-        ? llSettings.lklKeyRisk(lklFacts()) : null;
-    if (lklRisk != null) {
-      checks.add(Check.warn("Last-Known-Location upsert", lklRisk));
+        topology, cellKey.active(), lklKeyProblem(), counts, refusals, geoIndex));
+    String lklNote = declared.declares(LastLocationContract.LAST_KNOWN) && llSettings.keepsLkl()
+        ? llSettings.lklKeyNote(lklFacts()) : null;
+    if (lklNote != null) {
+      checks.add(Check.ok("Last-Known-Location upsert", lklNote));
     }
     if (declared.declares(GeoContract.RESTAURANTS)) {
       Check routed = RouterTargeting.check(lease.client(), lease.facts(), settings, cellKey, getProperties());

@@ -67,47 +67,37 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
         stream.historySplit(), lklUrl, stream.nearQueries(), stream.keepsLastKnownLocation());
   }
 
-  /**
-   * One sentence when the LastKnownLocation key cannot serve the conditional upsert on this cluster, else
-   * null. The upsert's filter ({_id: user, Timestamp: {$lt: t}}) gives mongos equality on _id only: before
-   * FCV 7.0 an upsert must carry the whole shard key, so a key beyond _id (e.g. _id:1,CellId:1) fails every
-   * upsert there; from 7.0 it is accepted, with the risk {@link #lklKeyRisk} says ({@link VersionRules}).
-   */
-  public String lklKeyProblem(ServerFacts lklCluster) {
-    if (!keyBeyondIdOn(lklCluster) || !lklCluster.rules().upsertNeedsWholeShardKey()) {
-      return null;
-    }
-    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "', but the Last-Known-Location cluster runs "
-        + lklCluster.describe() + ": before feature compatibility version 7.0 an upsert must name the whole shard key"
-        + " (SERVER-1689), and the upsert names only _id, so every LKL_UPSERT would fail. Use _id:hashed or _id:1, or"
-        + " a 7.0+ cluster (SERVER-75194).";
+  /** The LastKnownLocation shard key's fields after {@code _id} (empty for _id:1, _id:hashed or none). */
+  public List<String> lklKeyBeyondId() {
+    return lklKey == null ? List.of() : lklKey.parts().stream().skip(1).map(ShardKey.Part::field).toList();
   }
 
   /**
-   * One sentence when the LastKnownLocation key goes beyond _id on a cluster that accepts the upsert
-   * (FCV 7.0+), else null. Equality on _id, the key's first field, lies within one chunk, so mongos targets
-   * the upsert at one shard and sends it there as it is: "It is always valid to forward any update or upsert
-   * to a single shard" ({@code CollectionRoutingInfoTargeter::targetUpdate}), ahead of the write without
-   * shard key. There, an upsert whose $set moves the user to another cell changes a shard key value, which
-   * needs equality on the whole shard key in the filter (manual, "Change a Document's Shard Key Value"; error
-   * 31025 as SERVER-75194 quotes it), and SERVER-106069 (8.0.5) reports exactly such an upsert failing; its fix
-   * is not known. How the collection's chunks lie over the shards does not change the targeting, so no split
-   * avoids it. A warning, not a refusal: the matrix's LastLocationContainerTest on 7.0 and 8.0 is the first
-   * run of it against a real server.
+   * One sentence when the LastKnownLocation key cannot be written on this cluster, else null. With a key
+   * beyond _id a user's move to another cell changes a shard key value, which MongoDB accepts only as a
+   * retryable write or in a transaction ({@link WholeKeyUpsert}): a connection string with
+   * {@code retryWrites=false} would fail every move.
+   *
+   * @param retryWrites the LastKnownLocation cluster's {@code retryWrites} option, null when not given (on)
    */
-  public String lklKeyRisk(ServerFacts lklCluster) {
-    if (!keyBeyondIdOn(lklCluster) || lklCluster.rules().upsertNeedsWholeShardKey()) {
+  public String lklKeyProblem(ServerFacts lklCluster, Boolean retryWrites) {
+    if (lklKeyBeyondId().isEmpty() || !lklCluster.sharded() || !Boolean.FALSE.equals(retryWrites)) {
       return null;
     }
-    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "' on " + lklCluster.describe() + ": the upsert names"
-        + " only _id, which picks one chunk of this key, so mongos sends each LKL_UPSERT to one shard without the whole"
-        + " key, where a user's move to another cell changes a shard key value without it: the upsert SERVER-106069"
-        + " reports failing on 8.0.5 (fix not known); use _id:hashed or _id:1 to be safe.";
+    return "Property '" + LKL_SHARD_KEY + "' is '" + lklKey + "', so a user's move to another cell changes a shard key"
+        + " value, which MongoDB accepts only in a retryable write or a transaction, but the connection string of the"
+        + " Last-Known-Location cluster (" + (lklUrl != null ? LKL_URL : "mongodb.url") + ") sets retryWrites=false;"
+        + " remove it, or use _id:hashed or _id:1.";
   }
 
-  /** A LastKnownLocation shard key with fields after _id, on a sharded cluster: what the upsert names only part of. */
-  private boolean keyBeyondIdOn(ServerFacts lklCluster) {
-    return lklKey != null && lklKey.parts().size() > 1 && lklCluster.sharded();
+  /** What the upsert does under a key beyond _id on a sharded cluster (preflight's line), else null. */
+  public String lklKeyNote(ServerFacts lklCluster) {
+    if (lklKeyBeyondId().isEmpty() || !lklCluster.sharded()) {
+      return null;
+    }
+    return "key " + lklKey + ": every LKL_UPSERT names the whole key (the event's " + String.join(", ", lklKeyBeyondId())
+        + "); when the user has moved, the stored document is read and updated by its own key values, a retryable"
+        + " write that changes the key (2 to 3 requests instead of 1; SERVER-1689, SERVER-106069 avoided)";
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */

@@ -56,8 +56,8 @@ public record VersionRules(ServerFacts facts) {
    * exact shard key"); from 7.0 a single-document upsert without it is accepted (PM-1632, SERVER-75194):
    * through the two-phase write without shard key where its query reaches several shards, but sent as it is
    * where the query reaches one ({@code CollectionRoutingInfoTargeter::targetUpdate}), which for a key that
-   * starts with {@code _id} is every upsert naming {@code _id}: the case SERVER-106069 reports failing on 8.0.5
-   * ({@link MongoLastLocationSettings#lklKeyRisk}).
+   * starts with {@code _id} is every upsert naming {@code _id}: the case SERVER-106069 reports failing on 8.0.5.
+   * The binding's upsert names the whole key under such a key on every version ({@link WholeKeyUpsert}).
    */
   public boolean upsertNeedsWholeShardKey() {
     return !facts.featureVersion().atLeast(7, 0);
@@ -124,11 +124,14 @@ public record VersionRules(ServerFacts facts) {
           : "one chunk per shard; numInitialChunks ignored", "FCV 7.2 release notes"));
     }
     if (facts.sharded() && lastLocation) {
-      rows.add(new Row("Last-Known-Location upsert", upsertNeedsWholeShardKey()
-          ? "needs equality on the whole shard key: only _id:1 or _id:hashed"
-          : "a key beyond _id is accepted, but equality on _id targets one shard and is sent there without the whole"
-              + " key, which SERVER-106069 reports failing on 8.0.5: _id:1 or _id:hashed are safe",
-          "SERVER-1689; SERVER-75194 (7.0); collection_routing_info_targeter.cpp targetUpdate; SERVER-106069"));
+      rows.add(new Row("Last-Known-Location upsert", (upsertNeedsWholeShardKey()
+          ? "an upsert must name the whole shard key"
+          : "an upsert without the whole key is accepted, but equality on _id sends it to one shard as it is, where a"
+              + " shard key change without the whole key fails (SERVER-106069)")
+          + "; under a key beyond _id the binding names the whole key in every write (a move: read, then update by the"
+          + " stored key values, a retryable write)",
+          "SERVER-1689; SERVER-75194 (7.0); collection_routing_info_targeter.cpp targetUpdate; SERVER-106069; manual,"
+              + " Change a Document's Shard Key Value"));
     }
     rows.add(new Row("index build progress", indexBuildOnItsOwnThread()
         ? "from the IndexBuildsCoordinatorMongod entry of $currentOp" : "from the createIndexes entry of $currentOp",

@@ -343,6 +343,29 @@ public abstract class FerretSuite {
   }
 
   /**
+   * A LastKnownLocation key beyond _id ({@link WholeKeyUpsert}; FerretDB shards nothing, the key only decides
+   * how the upsert is written): a move is read and written by the stored cell, and a stale event is told by
+   * the stored time, not by the duplicate key whose reply FerretDB sends without {@code n}.
+   */
+  @Test
+  void aKeyBeyondIdFollowsAMoveAndTellsAStaleEventByTheStoredTime() throws Exception {
+    MongoBinding b = binding(MongoLastLocationSettings.LKL_SHARD_KEY, "_id:1,CellId:1");
+    long t = 1_769_731_200_000L;
+    String user = "350000000000009";
+    assertThat(b.upsertLastLocation(event(user, t, 1))).as("first").isEqualTo(Status.OK);
+    assertThat(b.upsertLastLocation(event(user, t + 5_000, 1))).as("stayed").isEqualTo(Status.OK);
+    assertThat(b.upsertLastLocation(event(user, t + 9_000, 2))).as("moved").isEqualTo(Status.OK);
+    assertThat(b.upsertLastLocation(event(user, t + 1_000, 3))).as("older, elsewhere")
+        .isEqualTo(org.geoshard.lastlocation.contract.LastLocationContract.STALE);
+    assertThat(b.upsertLastLocation(event(user, t + 9_000, 2))).as("as new")
+        .isEqualTo(org.geoshard.lastlocation.contract.LastLocationContract.STALE);
+    List<LocationEvent> out = new ArrayList<>();
+    assertThat(b.readLastLocation(user, out)).isEqualTo(Status.OK);
+    assertThat(out).containsExactly(event(user, t + 9_000, 2));
+    assertThat(db().getCollection("lastknownlocation").countDocuments()).isEqualTo(1);
+  }
+
+  /**
    * An older event's upsert misses the filter and collides with the user's document: FerretDB answers
    * duplicate key without {@code n}, on which the driver throws inside its own callback. However that
    * request ends, its connection goes back: with a pool of two, many of them in a row leave every later

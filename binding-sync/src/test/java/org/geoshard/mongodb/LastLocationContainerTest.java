@@ -1,7 +1,6 @@
 package org.geoshard.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -9,9 +8,11 @@ import com.mongodb.client.MongoDatabase;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.bson.Document;
 import org.geoshard.harness.binding.Binding;
 import org.geoshard.harness.run.Phase;
@@ -68,29 +69,19 @@ class LastLocationContainerTest {
   }
 
   /**
-   * The LastKnownLocation key {@code _id:1,CellId:1}: before FCV 7.0 an upsert must name the whole shard
-   * key and the binding refuses the key before the load; from 7.0 the upserts succeed (write without
-   * shard key, SERVER-75194) and every user still has one document. Versions expected to differ: 4.4,
-   * 5.0 and 6.0 refuse; 7.0 and 8.0 load.
+   * The LastKnownLocation key {@code _id:1,CellId:1} on every version: each write names the whole key
+   * ({@link WholeKeyUpsert}), which every FCV accepts for an upsert (SERVER-1689) and a key change
+   * (manual, "Change a Document's Shard Key Value"), so the plain upsert's refusal before 7.0 and
+   * SERVER-106069 from 7.0 are both avoided. With {@code ll.move} at its default (0.3) users change cells,
+   * and each ends with one document, its newest event's time and cell.
    */
   @ParameterizedTest(name = "{0}, 2 shards, LKL on _id:1,CellId:1")
   @MethodSource("images")
-  void anLklKeyBeyondIdIsRefusedWhereAnUpsertMustNameTheWholeKey(String image) throws Exception {
+  void anLklKeyBeyondIdKeepsEveryUsersNewestLocationOnEveryVersion(String image) throws Exception {
     try (ThrowawayCluster cluster = ThrowawayCluster.start(2, image, false)) {
-      Properties extra = new Properties();
-      extra.setProperty("mongodb.ll.lkl.shardkey", "_id:1,CellId:1");
-      Properties p = properties(image + "-lkl-key", cluster.url("ycsb"), extra);
-      Runner load = new Runner(RunSettings.fromProperties(Phase.LOAD, p, "ll"), p,
-          new Binding("mongodb-geo", MongoGeoBinding.class), dir);
-      if (!MongoImages.version(image).atLeast(7, 0)) {
-        assertThatThrownBy(load::execute).hasMessageContaining("mongodb.ll.lkl.shardkey")
-            .hasMessageContaining("SERVER-1689");
-        return;
-      }
-      assertThat(load.execute().hasFailures()).isFalse();
-      try (MongoClient client = MongoClients.create(cluster.url("ycsb"))) {
-        assertThat(client.getDatabase("ycsb").getCollection("lastknownlocation").countDocuments()).isEqualTo(500);
-      }
+      Properties sharding = new Properties();
+      sharding.setProperty("mongodb.ll.lkl.shardkey", "_id:1,CellId:1");
+      check(image + "-lkl-key", cluster.url("ycsb"), sharding);
     }
   }
 
@@ -137,11 +128,21 @@ class LastLocationContainerTest {
         MongoDatabase db = client.getDatabase("ycsb");
         long stored = 0;
         Map<String, Long> newest = new HashMap<>();
+        Map<String, Set<Integer>> newestCells = new HashMap<>();
         for (String name : db.listCollectionNames()) {
           if (name.startsWith("history_")) {
             for (Document d : db.getCollection(name).find()) {
               stored++;
-              newest.merge(d.getString("UserId"), d.getLong("Timestamp"), Math::max);
+              String user = d.getString("UserId");
+              long t = d.getLong("Timestamp");
+              long before = newest.getOrDefault(user, Long.MIN_VALUE);
+              if (t > before) {
+                newestCells.put(user, new HashSet<>());
+              }
+              if (t >= before) {
+                newest.put(user, t);
+                newestCells.get(user).add(d.getInteger("CellId"));
+              }
             }
           }
         }
@@ -149,6 +150,8 @@ class LastLocationContainerTest {
         List<Document> lkl = db.getCollection("lastknownlocation").find().into(new ArrayList<>());
         assertThat(lkl).hasSize(500);
         lkl.forEach(d -> assertThat(d.getLong("T")).isEqualTo(newest.get(d.getString("_id"))));
+        lkl.forEach(d -> assertThat(newestCells.get(d.getString("_id"))).as("the cell of %s", d.get("_id"))
+            .contains(d.getInteger("CellId")));
         Document any = lkl.get(0);
         LocationEvent last = LastLocationDocuments.fromLastKnown(any);
         MongoGeoBinding binding = new MongoGeoBinding();

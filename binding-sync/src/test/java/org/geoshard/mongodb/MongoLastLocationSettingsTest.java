@@ -15,39 +15,39 @@ class MongoLastLocationSettingsTest {
   }
 
   @Test
-  void aKeyBeyondIdIsRefusedWhereAnUpsertMustNameTheWholeShardKey() throws Exception {
-    String problem = withLklKey("_id:1,CellId:1").lklKeyProblem(VersionRulesTest.sharded("6.0.19", "6.0"));
-    assertThat(problem).startsWith("Property 'mongodb.ll.lkl.shardkey' is '_id:1,CellId:1', but the Last-Known-Location"
-        + " cluster runs 6.0.19 sharded").contains("SERVER-1689").contains("Use _id:hashed or _id:1");
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(VersionRulesTest.sharded("7.0.12", "6.0")))
-        .as("a 7.0 binary at FCV 6.0 still needs the whole key").isNotNull();
-  }
-
-  @Test
-  void aKeyBeyondIdIsAcceptedFrom70AndTheIdKeysEverywhere() throws Exception {
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(VersionRulesTest.sharded("7.0.12", "7.0"))).isNull();
-    for (String key : List.of("_id:hashed", "_id:1")) {
-      assertThat(withLklKey(key).lklKeyProblem(VersionRulesTest.sharded("4.4.29", "4.4"))).as(key).isNull();
-    }
-    ServerFacts replicaSet = new ServerFacts(ServerVersion.parse("6.0.19"), ServerFacts.Kind.REPLICA_SET, "rs0",
-        List.of(), ServerVersion.parse("6.0"));
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(replicaSet)).as("nothing is sharded there").isNull();
+  void theFieldsBeyondIdAreWhatTheUpsertMustNameBesideIt() throws Exception {
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyBeyondId()).containsExactly("CellId");
+    assertThat(withLklKey("_id:hashed").lklKeyBeyondId()).isEmpty();
+    assertThat(withLklKey("_id:1").lklKeyBeyondId()).isEmpty();
+    assertThat(MongoLastLocationSettings.fromProperties(new Properties()).lklKeyBeyondId()).isEmpty();
   }
 
   /**
-   * From FCV 7.0 the upsert of a key beyond _id is accepted, but equality on _id targets one shard and is
-   * sent there without the whole key: the upsert of SERVER-106069. Said before the start, on every layout.
+   * A key beyond _id is written with the whole key on every version ({@link WholeKeyUpsert}), so no FCV
+   * refuses it; a move changes a key value, which needs a retryable write: retryWrites=false is refused.
    */
   @Test
-  void aKeyBeyondIdIsARiskWhereTheUpsertIsAcceptedAndNoneElsewhere() throws Exception {
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("8.0.5", "8.0")))
-        .startsWith("Property 'mongodb.ll.lkl.shardkey' is '_id:1,CellId:1' on 8.0.5 sharded")
-        .contains("SERVER-106069").contains("use _id:hashed or _id:1");
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("7.0.12", "7.0"))).isNotNull();
-    assertThat(withLklKey("_id:1,CellId:1").lklKeyRisk(VersionRulesTest.sharded("6.0.19", "6.0")))
-        .as("refused there already (lklKeyProblem)").isNull();
+  void aKeyBeyondIdIsRefusedOnlyWhereRetryableWritesAreTurnedOff() throws Exception {
+    for (String fcv : List.of("4.4", "6.0", "7.0", "8.0")) {
+      ServerFacts cluster = VersionRulesTest.sharded(fcv + ".1", fcv);
+      assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(cluster, null)).as(fcv).isNull();
+      assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(cluster, true)).as(fcv).isNull();
+      assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(cluster, false)).as(fcv)
+          .startsWith("Property 'mongodb.ll.lkl.shardkey' is '_id:1,CellId:1', so a user's move to another cell")
+          .contains("(mongodb.url) sets retryWrites=false");
+      assertThat(withLklKey("_id:hashed").lklKeyProblem(cluster, false)).as(fcv).isNull();
+    }
+    ServerFacts replicaSet = new ServerFacts(ServerVersion.parse("6.0.19"), ServerFacts.Kind.REPLICA_SET, "rs0",
+        List.of(), ServerVersion.parse("6.0"));
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyProblem(replicaSet, false)).as("nothing is sharded there").isNull();
+  }
+
+  @Test
+  void preflightSaysHowAKeyBeyondIdIsWrittenAndNothingForTheIdKeys() throws Exception {
+    assertThat(withLklKey("_id:1,CellId:1").lklKeyNote(VersionRulesTest.sharded("8.0.5", "8.0")))
+        .startsWith("key _id:1,CellId:1: every LKL_UPSERT names the whole key (the event's CellId)");
     for (String key : List.of("_id:hashed", "_id:1")) {
-      assertThat(withLklKey(key).lklKeyRisk(VersionRulesTest.sharded("8.0.5", "8.0"))).as(key).isNull();
+      assertThat(withLklKey(key).lklKeyNote(VersionRulesTest.sharded("8.0.5", "8.0"))).as(key).isNull();
     }
   }
 }

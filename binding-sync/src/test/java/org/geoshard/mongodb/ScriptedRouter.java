@@ -27,9 +27,9 @@ import org.bson.types.MinKey;
  *   <li>an upsert whose filter lacks the whole shard key: refused before 7.0 (ShardKeyNotFound, "Failed to
  *       target upsert by query"); 7.0 sends it through the write-without-shard-key protocol (SERVER-75194,
  *       7.0.0-rc0).
- *       The binding's LKL upsert does not go through {@link AdminCommands}; the rule is here for it.
- *       SERVER-106069 (seen on 8.0.5: an upsert on {@code _id} without the whole key fails on a
- *       collection living on one shard) is not scripted.</li>
+ *       The binding's LKL upsert does not go through {@link AdminCommands}: under a key beyond {@code _id}
+ *       it names the whole key, which {@code WholeKeyUpsertTest} holds every write to (the rule also
+ *       covers SERVER-106069, a key change without the whole key).</li>
  *   <li>a write to a {@code --replSet} node whose set was never initiated: NotWritablePrimary (10107).</li>
  *   <li>{@code hello}: new in 4.4.2 (the manual); before it CommandNotFound, {@code isMaster} answers.</li>
  *   <li>while a balancer round migrates a chunk of the collection ({@link #conflicts}): the next N splits

@@ -68,7 +68,9 @@ class VersionRulesTest {
     assertThat(rows.get(0).applies()).startsWith("every shard: mongos 4.4.29");
     assertThat(rows.get(0).source()).contains("chunk_manager.cpp");
     assertThat(rows.get(1).applies()).startsWith("moveChunk");
-    assertThat(rows.get(4).applies()).contains("only _id:1 or _id:hashed");
+    assertThat(rows.get(4).applies()).startsWith("an upsert must name the whole shard key")
+        .contains("the binding names the whole key in every write");
+    assertThat(sharded("8.0.4", "8.0").rules().rows(false, true).get(3).applies()).contains("SERVER-106069");
     assertThat(sharded("8.0.4", "8.0").rules().rows(false, false)).extracting(VersionRules.Row::topic)
         .doesNotContain(VersionRules.NEAR_TOPIC, "Last-Known-Location upsert");
   }
