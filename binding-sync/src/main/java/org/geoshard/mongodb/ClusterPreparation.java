@@ -189,7 +189,7 @@ final class ClusterPreparation {
   Map<String, Object> shard(String collectionName, ShardKey key, String property) throws DBException {
     String namespace = settings.connection().database() + "." + collectionName;
     if (!facts.sharded()) {
-      throw new MongoStartException(CollectionChecks.notAMongos(settings, facts));
+      throw new MongoStartException(CollectionChecks.notAMongos(property, key, settings, facts));
     }
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("namespace", namespace);

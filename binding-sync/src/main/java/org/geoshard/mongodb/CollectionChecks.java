@@ -55,9 +55,14 @@ public final class CollectionChecks {
   }
 
   static String notAMongos(MongoSettings settings, ServerFacts facts) {
-    return "Property '" + MongoSettings.SHARD_KEY + "' is '" + settings.preparation().shardKey() + "', but " + settings.connection().maskedUrl()
+    return notAMongos(MongoSettings.SHARD_KEY, settings.preparation().shardKey(), settings, facts);
+  }
+
+  /** @param property the property that names a shard key, {@code key} its value */
+  static String notAMongos(String property, ShardKey key, MongoSettings settings, ServerFacts facts) {
+    return "Property '" + property + "' is '" + key + "', but " + settings.connection().maskedUrl()
         + " is a " + facts.kind().label() + " server, not a mongos of a sharded cluster: connect to a mongos or unset "
-        + MongoSettings.SHARD_KEY + ".";
+        + property + ".";
   }
 
   /**

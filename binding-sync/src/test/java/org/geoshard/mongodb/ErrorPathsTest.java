@@ -128,6 +128,26 @@ class ErrorPathsTest {
     }
   }
 
+  /** The location stream's keys are named as themselves, not as mongodb.shardkey (which was 'null' there). */
+  @Test
+  void anLklShardKeyOnAStandaloneServerIsRefusedNamingItsOwnProperty() throws Exception {
+    try (InProcessMongo mongo = new InProcessMongo()) {
+      MongoGeoBinding db = binding(mongo.properties("workload", org.geoshard.lastlocation.LastLocationWorkload.class.getName(),
+          "mongodb.ll.lkl.shardkey", "_id:hashed", "ll.users", "10", "ll.cells", "10"));
+      db.init();
+      try {
+        assertThatThrownBy(() -> db.prepare(org.geoshard.harness.api.Preparable.Stage.BEFORE_LOAD,
+            java.util.Set.of(org.geoshard.lastlocation.contract.LastLocationContract.HISTORY,
+                org.geoshard.lastlocation.contract.LastLocationContract.LAST_KNOWN), new RecordingSteps()))
+            .hasMessageEndingWith("Property 'mongodb.ll.lkl.shardkey' is '_id:hashed', but " + mongo.url("ycsb")
+                + " is a standalone server, not a mongos of a sharded cluster: connect to a mongos or unset"
+                + " mongodb.ll.lkl.shardkey.");
+      } finally {
+        db.cleanup();
+      }
+    }
+  }
+
   private static void checkBeforeRun(MongoGeoBinding db, java.util.Set<org.geoshard.harness.api.DataRole> data)
       throws DBException {
     db.init();
