@@ -97,7 +97,8 @@ public record MongoLastLocationSettings(String history, String lkl, ShardKey his
     }
     return "key " + lklKey + ": every LKL_UPSERT names the whole key (the event's " + String.join(", ", lklKeyBeyondId())
         + "); when the user has moved, the stored document is read and updated by its own key values, a retryable"
-        + " write that changes the key (2 to 3 requests instead of 1; SERVER-1689, SERVER-106069 avoided)";
+        + " write that changes the key (1 request while the user stays, 3 for a first event or a move, 2 for a stale"
+        + " one; SERVER-1689 and SERVER-106069 avoided)";
   }
 
   /** The History collection of an event's timestamp: {@code history} or {@code history_<split>}. */
