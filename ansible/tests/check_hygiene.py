@@ -7,7 +7,9 @@
   - every collection named by an FQCN (modules, module_defaults groups, lookups, filters,
     inventory plugins) in the playbooks, roles, library and inventories is in requirements.yml;
   - node_exporter's arguments file is written before its package is installed (Debian starts
-    the service at install: without the file it would listen on every interface).
+    the service at install: without the file it would listen on every interface);
+  - mongodb_install checks the repository's signing key (tasks/apt-key.yml, whose refusal ./check
+    runs on its own) before the repository is added and its packages installed.
 Prints one PASS/FAIL line per rule.
 """
 import glob
@@ -19,7 +21,7 @@ import sys
 
 import yaml
 
-SKIP = (".venv", ".check", ".cache", "collections", "results")
+SKIP = (".venv", ".check", ".cache", ".guest", "collections", "results")
 failures = []
 
 
@@ -120,6 +122,19 @@ def node_exporter_args_before_install():
     report("node_exporter's arguments file is written before its package is installed", problems)
 
 
+def signing_key_before_apt():
+    """./check runs apt-key.yml on its own against served keys; this is the order it has in a deploy."""
+    path = "roles/mongodb_install/tasks/packages-Debian.yml"
+    tasks = yaml.safe_load(open(path, encoding="utf-8"))
+    checks = [i for i, t in enumerate(tasks) if t.get("ansible.builtin.include_tasks") == "apt-key.yml"]
+    uses = [i for i, t in enumerate(tasks) if "ansible.builtin.deb822_repository" in t
+            or "mongodb_install_packages" in str(t.get("ansible.builtin.apt", {}).get("name", ""))]
+    problems = [] if checks and uses and min(checks) < min(uses) else [
+        "%s: the include of apt-key.yml (tasks %s) is not before the repository and the MongoDB packages (tasks %s)"
+        % (path, checks, uses)]
+    report("mongodb_install checks the repository's signing key before apt adds the repository", problems)
+
+
 def pin_ceilings():
     """A pin that must not be raised for the oldest hosts says so on the lines just above it."""
     problems = []
@@ -145,5 +160,6 @@ if __name__ == "__main__":
     gitignored()
     collections_required()
     node_exporter_args_before_install()
+    signing_key_before_apt()
     pin_ceilings()
     sys.exit(1 if failures else 0)

@@ -2,6 +2,8 @@ package org.geoshard.harness.observe;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The bpftrace program that traces block requests of chosen processes, with the probes the kernel has
@@ -18,7 +20,19 @@ public final class BlockTraceScript {
   /** The last line: {@code # requests <started> started, <completed> completed}. */
   public static final String COUNTS = "# requests ";
 
+  private static final Pattern TRACEPOINT = Pattern.compile("^tracepoint:block:(\\w+)", Pattern.MULTILINE);
+
   private BlockTraceScript() {
+  }
+
+  /** The block tracepoints a program attaches, in its order: what a trace records it used. */
+  public static List<String> tracepoints(String program) {
+    List<String> found = new ArrayList<>();
+    Matcher m = TRACEPOINT.matcher(program);
+    while (m.find()) {
+      found.add(m.group(1));
+    }
+    return List.copyOf(found);
   }
 
   /**

@@ -33,12 +33,13 @@ public final class BlockTracer {
   private final StringBuilder errors = new StringBuilder();
   private final CountDownLatch attached = new CountDownLatch(1);
   private volatile IOException readFailure;
-  private final BlockProbes probes;
+  private final List<String> tracepoints;
   private volatile long started = -1;
   private volatile long completed = -1;
 
-  private BlockTracer(BlockProbes probes, Process process, BufferedWriter csv, String stage, long epochMsAtNanos0, long nanos0) {
-    this.probes = probes;
+  private BlockTracer(List<String> tracepoints, Process process, BufferedWriter csv, String stage, long epochMsAtNanos0,
+      long nanos0) {
+    this.tracepoints = tracepoints;
     this.process = process;
     this.reader = new Thread(() -> read(csv, stage, epochMsAtNanos0, nanos0), "io-trace-" + stage);
     this.reader.setDaemon(true);
@@ -51,12 +52,12 @@ public final class BlockTracer {
   /**
    * Starts bpftrace and waits until it traces.
    *
-   * @param program the program ({@link BlockTraceScript#program}) for these probes
+   * @param program the program ({@link BlockTraceScript#program}); the trace records the tracepoints it names
    * @param command the bpftrace executable
    * @param csv the file the requests are appended to (created with its header when missing)
    * @throws IOException bpftrace could not start or did not attach its probes; the message says why
    */
-  public static BlockTracer start(String command, BlockProbes probes, String program, Path csv, String stage)
+  public static BlockTracer start(String command, String program, Path csv, String stage)
       throws IOException {
     Path script = Files.createTempFile("geoshard-io", ".bt");
     Files.writeString(script, program, StandardCharsets.UTF_8);
@@ -79,7 +80,7 @@ public final class BlockTracer {
       out.write(BlockRequest.CSV_HEADER);
       out.newLine();
     }
-    BlockTracer tracer = new BlockTracer(probes, p, out, stage, epochMs0, nanos0);
+    BlockTracer tracer = new BlockTracer(BlockTraceScript.tracepoints(program), p, out, stage, epochMs0, nanos0);
     try {
       boolean ok = tracer.attached.await(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
       if (!ok || !p.isAlive()) {
@@ -116,7 +117,7 @@ public final class BlockTracer {
       throw readFailure;
     }
     synchronized (requests) {
-      return new BlockTrace(probes, requests, started, completed);
+      return new BlockTrace(tracepoints, requests, started, completed);
     }
   }
 

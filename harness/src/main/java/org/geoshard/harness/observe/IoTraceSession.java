@@ -67,7 +67,7 @@ public final class IoTraceSession implements StageListener {
       if (settings.dropCaches()) {
         dropCaches();
       }
-      tracer = BlockTracer.start(settings.command(), probes,
+      tracer = BlockTracer.start(settings.command(),
           BlockTraceScript.program(targets.pids(), settings.processNames(), probes), csv(), stage.label());
       LOG.info("Tracing block I/O of {} during {} into {} ({}{})", describe(targets), stage.label(),
           runFolder.relativize(csv()), String.join(", ", probes.tracepoints()),
@@ -95,7 +95,7 @@ public final class IoTraceSession implements StageListener {
       entry.put("stage", stage.label());
       entry.put("node", targets.node());
       entry.put("file", runFolder.relativize(csv()).toString());
-      entry.put("probes", trace.probes().tracepoints());
+      entry.put("probes", trace.probes());
       entry.put("neverCompleted", trace.neverCompleted());
       entry.putAll(IoSummary.of(trace.requests()));
       traces.add(entry);

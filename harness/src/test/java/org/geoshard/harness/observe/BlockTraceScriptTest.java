@@ -51,6 +51,17 @@ class BlockTraceScriptTest {
   }
 
   @Test
+  void aProgramSaysWhichTracepointsItAttachesInTheOrderARequestMeetsThem() {
+    // What run.json records as the trace's probes: read from the program bpftrace is given.
+    for (BlockProbes probes : BlockProbes.values()) {
+      assertThat(BlockTraceScript.tracepoints(BlockTraceScript.program(List.of(1L), List.of("dd"), probes)))
+          .as(probes.name()).containsExactlyElementsOf(probes.tracepoints());
+    }
+    assertThat(BlockTraceScript.tracepoints("BEGIN { }\n  tracepoint:block:indented {}\ntracepoint:sched:x {}\n"))
+        .isEmpty();
+  }
+
+  @Test
   void refusesNothingToTraceAndNamesThatCouldBreakTheProgram() {
     assertThatThrownBy(() -> BlockTraceScript.program(List.of(), List.of(), BlockProbes.BLOCK_IO))
         .hasMessageContaining("Nothing to trace");
