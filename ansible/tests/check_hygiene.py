@@ -9,7 +9,9 @@
   - node_exporter's arguments file is written before its package is installed (Debian starts
     the service at install: without the file it would listen on every interface);
   - mongodb_install checks the repository's signing key (tasks/apt-key.yml, whose refusal ./check
-    runs on its own) before the repository is added and its packages installed.
+    runs on its own) before the repository is added and its packages installed;
+  - README.md's quick start: at most five commands per block, each playbook it names exists, and on
+    the lab (sudo with a password) every ansible-playbook asks for it with -K.
 Prints one PASS/FAIL line per rule.
 """
 import glob
@@ -154,6 +156,25 @@ def pin_ceilings():
            problems)
 
 
+def quick_start():
+    """The README's quick start as a newcomer types it: short, with playbooks that exist."""
+    text = open("README.md", encoding="utf-8").read()
+    section = text.split("\n## Quick start\n", 1)[-1].split("\n## ", 1)[0] if "\n## Quick start\n" in text else ""
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    problems = [] if len(blocks) >= 2 else ["README.md: no '## Quick start' with a lab and an EC2 block of commands"]
+    for n, block in enumerate(blocks, 1):
+        commands = [c for c in re.sub(r"\\\n", " ", block).splitlines() if c.strip() and not c.startswith("#")]
+        if len(commands) > 5:
+            problems.append("README.md quick start, block %d: %d commands, more than five" % (n, len(commands)))
+        for command in commands:
+            for playbook in re.findall(r"\bansible-playbook\b.*?(\S+\.yml)\b", command):
+                if not os.path.isfile(playbook):
+                    problems.append("README.md quick start, block %d: %s does not exist" % (n, playbook))
+            if n == 1 and "ansible-playbook" in command and " -K " not in command:
+                problems.append("README.md quick start, lab block: no -K (sudo's password) in: " + command)
+    report("README.md's quick start: at most five commands a block, its playbooks exist, -K on the lab", problems)
+
+
 if __name__ == "__main__":
     role_defaults()
     no_secret_values()
@@ -162,4 +183,5 @@ if __name__ == "__main__":
     node_exporter_args_before_install()
     signing_key_before_apt()
     pin_ceilings()
+    quick_start()
     sys.exit(1 if failures else 0)
